@@ -1,0 +1,93 @@
+//! One error type for the whole crate.
+//!
+//! Every failure a caller can cause is an [`Error`] with a stable [`ErrorCode`] and a message that names the
+//! offending field; across the wasm boundary it becomes a JS `RerankitError` with the same `code`.
+
+use std::fmt;
+
+/// Stable, machine-readable error codes (the `code` property of the JS `RerankitError`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    /// A caller-supplied value has the wrong type, range or shape.
+    InvalidArgument,
+    /// A model file could not be read, parsed or prepared.
+    ModelLoad,
+    /// A tokenizer could not be loaded or did not fit the model.
+    Tokenizer,
+    /// The request is valid but not supported by this build or this model.
+    Unsupported,
+    /// A text input (qrels, run, CSV, YAML, JSON) is malformed.
+    Parse,
+    /// A bug in rerankit: please report it.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The code as it appears in JS (`err.code`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidArgument => "INVALID_ARGUMENT",
+            ErrorCode::ModelLoad => "MODEL_LOAD",
+            ErrorCode::Tokenizer => "TOKENIZER",
+            ErrorCode::Unsupported => "UNSUPPORTED",
+            ErrorCode::Parse => "PARSE",
+            ErrorCode::Internal => "INTERNAL",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The crate's error: a code and a human-readable message naming the field at fault.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+/// Shorthand for results carrying [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
+        Error { code, message: message.into() }
+    }
+
+    /// `field`: what is wrong with it.
+    pub fn invalid(field: &str, problem: impl fmt::Display) -> Self {
+        Error::new(ErrorCode::InvalidArgument, format!("{field}: {problem}"))
+    }
+
+    pub fn model_load(message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::ModelLoad, message)
+    }
+
+    pub fn tokenizer(message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::Tokenizer, message)
+    }
+
+    pub fn unsupported(message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::Unsupported, message)
+    }
+
+    /// A malformed text input; `location` names the input and, where known, the line.
+    pub fn parse(location: impl fmt::Display, problem: impl fmt::Display) -> Self {
+        Error::new(ErrorCode::Parse, format!("{location}: {problem}"))
+    }
+
+    pub fn internal(message: impl Into<String>) -> Self {
+        Error::new(ErrorCode::Internal, message)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.code)
+    }
+}
+
+impl std::error::Error for Error {}

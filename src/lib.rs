@@ -1,0 +1,16 @@
+//! # rerankit
+//!
+//! Rerank and evaluate search results wherever JavaScript runs. The core modules are plain Rust with no JS in
+//! them; [`wasm`] (wasm32 only) holds every binding.
+//!
+//! - [`document`]: Haystack's Document / Span / Answer / Label / MultiLabel schema with compatible ids.
+//! - [`error`]: the one error type, with stable codes.
+
+pub mod document;
+pub mod error;
+
+pub use document::Document;
+pub use error::{Error, ErrorCode, Result};
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;

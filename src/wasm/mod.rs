@@ -1,0 +1,21 @@
+//! The JavaScript bindings (wasm-bindgen). Nothing else in the crate knows about JS.
+//!
+//! Values cross the boundary as plain JS objects: [`convert`] turns them into `serde_json::Value` with errors
+//! that name the offending path, and every error leaves as the wrapper's `RerankitError` (see [`errors`]).
+
+mod convert;
+mod document;
+mod errors;
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(start)]
+fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// The crate version, for diagnostics.
+#[wasm_bindgen]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
