@@ -5,9 +5,13 @@
 //!
 //! - [`document`]: Haystack's Document / Span / Answer / Label / MultiLabel schema with compatible ids.
 //! - [`error`]: the one error type, with stable codes.
+//! - [`metrics`]: trec_eval-exact retrieval metrics.
+//! - [`rankers`]: recentness, lost-in-the-middle, diversity, rank fusion, adaptive weight.
 
 pub mod document;
 pub mod error;
+pub mod metrics;
+pub mod rankers;
 
 pub use document::Document;
 pub use error::{Error, ErrorCode, Result};

@@ -1,0 +1,1 @@
+//! Rankers that need no model: recentness, lost-in-the-middle, diversity, fusion, adaptive weight.
