@@ -1,1 +1,53 @@
 //! Rankers that need no model: recentness, lost-in-the-middle, diversity, fusion, adaptive weight.
+//!
+//! Every ranker takes one list of [`Document`]s or a list of lists ([`Batch`]) and ranks each list on its own.
+//! Sorting is stable everywhere: documents with equal keys keep their input order, as Python's `sorted` does.
+//! Bad input never panics: it is an [`Error`] whose message names the field (`documents[3].meta.date: …`).
+//!
+//! - [`recentness`]: Haystack's `RecentnessRanker` (PARITY §3).
+//! - [`lost_in_the_middle`]: `LostInTheMiddleRanker` (PARITY §4).
+//! - [`diversity`]: `DiversityRanker`, greedy diversity order and MMR over precomputed embeddings (PARITY §5).
+//! - [`fusion`]: rank fusion over ranx-shaped runs (RRF, weighted sum, CombSUM/MNZ/MAX, score normalisation).
+//! - [`adaptive_weight`]: the adaptive reranker weight of seed 002 (PARITY §6).
+//! - [`lenient_date`]: the dateutil-like date reading that recentness relies on.
+
+pub mod adaptive_weight;
+pub mod batch;
+pub mod diversity;
+pub mod fusion;
+pub mod lenient_date;
+pub mod lost_in_the_middle;
+pub mod recentness;
+
+pub use adaptive_weight::{adaptive_weight, combine_scores, AdaptiveWeight, PositionError};
+pub use batch::{pair_queries_with_lists, Batch, QueryBatch, QueryListPairs};
+pub use diversity::{DiversityRanker, DiversityStrategy, Similarity};
+pub use lost_in_the_middle::LostInTheMiddleRanker;
+pub use recentness::{RankingMode, RecentnessRanker};
+
+use crate::document::Document;
+use crate::error::{Error, Result};
+
+/// A ranker's answer: the documents in their new order, and warnings a caller may want to log (Haystack logs
+/// them; rerankit hands them back so that callers decide).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RankedDocuments {
+    pub documents: Batch<Document>,
+    /// Each warning names the field it is about (`documents[2].score: …`).
+    pub warnings: Vec<String>,
+}
+
+/// `top_k`: `None` keeps every document; zero is refused (it would always return nothing).
+pub(crate) fn check_top_k(field: &str, top_k: Option<usize>) -> Result<()> {
+    match top_k {
+        Some(0) => Err(Error::invalid(field, "must be at least 1 (or null for all documents)")),
+        _ => Ok(()),
+    }
+}
+
+/// Keeps the first `top_k` items (all when `None`).
+pub(crate) fn cut_to_top_k<T>(items: &mut Vec<T>, top_k: Option<usize>) {
+    if let Some(k) = top_k {
+        items.truncate(k);
+    }
+}

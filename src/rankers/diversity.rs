@@ -1,0 +1,216 @@
+//! Haystack's `DiversityRanker` (seed 000, PARITY §5) over precomputed embeddings.
+//!
+//! The core ([`diversity_order`]) takes plain `&[f32]` vectors, so any embedder can feed it; [`DiversityRanker`]
+//! reads them from `Document.embedding` and a query embedding. With `similarity = cosine` every vector is first
+//! L2-normalised (a zero vector is then an error); with `dot_product` vectors are used as they are.
+//! Similarities are computed in f64.
+//!
+//! - **Greedy diversity order** (Haystack 1.x / 2.x): first the document most similar to the query; then,
+//!   repeatedly, the remaining document d that minimises the mean similarity to the already-picked set S,
+//!   `(1/|S|) Σ_{s∈S} sim(d, s)`. Ties go to the earlier input index.
+//! - **MMR** (Haystack 2.x, `lambda` λ ∈ [0, 1]): first the document most similar to the query; then
+//!   `argmax_d λ·sim(q, d) − (1 − λ)·max_{s∈S} sim(d, s)`, ties to the earlier input index.
+//!
+//! Both stop after `top_k` picks (the greedy order is the same as ordering everything and cutting).
+//!
+//! **Scores**: Haystack leaves scores untouched; rerankit sets each document's score to the similarity it used,
+//! `sim(q, d)` between the query and the document (cosine or dot product). The order is the diversity order, so
+//! these scores need not be descending.
+
+use super::batch::{pair_queries_with_lists, Batch, QueryBatch};
+use super::{check_top_k, RankedDocuments};
+use crate::document::Document;
+use crate::error::{Error, Result};
+
+/// How two embeddings are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Similarity {
+    /// `a · b` (Haystack's default).
+    #[default]
+    DotProduct,
+    /// `a · b / (|a| |b|)`.
+    Cosine,
+}
+
+impl Similarity {
+    /// `"dot_product"` or `"cosine"`.
+    pub fn parse(field: &str, s: &str) -> Result<Self> {
+        match s {
+            "dot_product" => Ok(Similarity::DotProduct),
+            "cosine" => Ok(Similarity::Cosine),
+            other => Err(Error::invalid(field, format!("expected \"dot_product\" or \"cosine\", got {other:?}"))),
+        }
+    }
+}
+
+/// How the next document is picked.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum DiversityStrategy {
+    /// Least mean similarity to the picked documents.
+    #[default]
+    Greedy,
+    /// Maximal marginal relevance with trade-off `lambda` (1 = relevance only, 0 = diversity only).
+    MaximalMarginalRelevance { lambda: f64 },
+}
+
+/// Orders documents so that each next one adds the most diversity.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct DiversityRanker {
+    similarity: Similarity,
+    strategy: DiversityStrategy,
+    top_k: Option<usize>,
+}
+
+impl DiversityRanker {
+    /// `top_k`: how many documents to pick (`None` = all). MMR's `lambda` must lie in [0, 1].
+    pub fn new(similarity: Similarity, strategy: DiversityStrategy, top_k: Option<usize>) -> Result<Self> {
+        if let DiversityStrategy::MaximalMarginalRelevance { lambda } = strategy {
+            if !(0.0..=1.0).contains(&lambda) {
+                return Err(Error::invalid("lambda", format!("must lie in [0, 1], got {lambda}")));
+            }
+        }
+        check_top_k("top_k", top_k)?;
+        Ok(DiversityRanker { similarity, strategy, top_k })
+    }
+
+    /// Ranks one list with one query embedding, each list of a list of lists with the same query embedding, or
+    /// list i with query embedding i (see [`crate::rankers::batch`]).
+    pub fn run(&self, query_embeddings: QueryBatch<Vec<f32>>, documents: Batch<Document>) -> Result<RankedDocuments> {
+        let pairs = pair_queries_with_lists("queryEmbedding", query_embeddings, "documents", documents)?;
+        let documents = pairs.try_map(|path, query, list| self.rank_list(path, &query, list))?;
+        Ok(RankedDocuments { documents, warnings: Vec::new() })
+    }
+
+    /// Ranks a single list by its documents' `embedding`s; `path` names it in error messages.
+    pub fn rank_list(&self, path: &str, query_embedding: &[f32], documents: Vec<Document>) -> Result<Vec<Document>> {
+        if documents.is_empty() {
+            return Ok(documents);
+        }
+        let mut vectors = Vec::with_capacity(documents.len());
+        for (i, doc) in documents.iter().enumerate() {
+            match &doc.embedding {
+                Some(e) => vectors.push(e.as_slice()),
+                None => {
+                    return Err(Error::invalid(
+                        &format!("{path}[{i}].embedding"),
+                        format!(
+                            "document {} has no embedding; DiversityRanker compares embeddings (give every document \
+                             one, or use an embedder)",
+                            doc.id
+                        ),
+                    ))
+                }
+            }
+        }
+        let picks = diversity_order(query_embedding, &vectors, self.similarity, self.strategy, self.top_k)
+            .map_err(|e| Error::new(e.code, e.message.replace("documents[", &format!("{path}["))))?;
+        let mut slots: Vec<Option<Document>> = documents.into_iter().map(Some).collect();
+        Ok(picks
+            .into_iter()
+            .filter_map(|(i, sim)| {
+                let mut doc = slots[i].take()?;
+                doc.score = Some(sim);
+                Some(doc)
+            })
+            .collect())
+    }
+}
+
+/// The diversity order of `documents` for `query`: `(input index, sim(query, document))` for each pick, at most
+/// `top_k` of them. Errors name `queryEmbedding` or `documents[i].embedding`.
+pub fn diversity_order(
+    query: &[f32],
+    documents: &[&[f32]],
+    similarity: Similarity,
+    strategy: DiversityStrategy,
+    top_k: Option<usize>,
+) -> Result<Vec<(usize, f64)>> {
+    let n = documents.len();
+    if n == 0 {
+        return Ok(Vec::new());
+    }
+    if query.is_empty() {
+        return Err(Error::invalid("queryEmbedding", "is empty"));
+    }
+    let query = prepared_vector("queryEmbedding", query, similarity)?;
+    let docs: Vec<Vec<f64>> = documents
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let field = format!("documents[{i}].embedding");
+            if d.len() != query.len() {
+                return Err(Error::invalid(
+                    &field,
+                    format!("has {} dimensions but the query embedding has {}", d.len(), query.len()),
+                ));
+            }
+            prepared_vector(&field, d, similarity)
+        })
+        .collect::<Result<_>>()?;
+
+    let relevance: Vec<f64> = docs.iter().map(|d| dot(&query, d)).collect();
+    let picks = top_k.map_or(n, |k| k.min(n));
+    let mut picked = vec![false; n];
+    let mut order = Vec::with_capacity(picks);
+
+    let first = argmax_first(relevance.iter().copied().enumerate());
+    picked[first] = true;
+    order.push(first);
+
+    // Greedy: Σ_{s∈S} sim(d, s) per document; MMR: max_{s∈S} sim(d, s). Both updated with each new pick.
+    let mut to_picked: Vec<f64> = docs.iter().map(|d| dot(d, &docs[first])).collect();
+    while order.len() < picks {
+        let candidates = (0..n).filter(|&i| !picked[i]);
+        let next = match strategy {
+            DiversityStrategy::Greedy => argmax_first(candidates.map(|i| (i, -to_picked[i]))),
+            DiversityStrategy::MaximalMarginalRelevance { lambda } => {
+                argmax_first(candidates.map(|i| (i, lambda * relevance[i] - (1.0 - lambda) * to_picked[i])))
+            }
+        };
+        picked[next] = true;
+        order.push(next);
+        for i in 0..n {
+            if !picked[i] {
+                let s = dot(&docs[i], &docs[next]);
+                to_picked[i] = match strategy {
+                    DiversityStrategy::Greedy => to_picked[i] + s,
+                    DiversityStrategy::MaximalMarginalRelevance { .. } => to_picked[i].max(s),
+                };
+            }
+        }
+    }
+    Ok(order.into_iter().map(|i| (i, relevance[i])).collect())
+}
+
+/// The vector in f64, L2-normalised for cosine.
+fn prepared_vector(field: &str, v: &[f32], similarity: Similarity) -> Result<Vec<f64>> {
+    if let Some(i) = v.iter().position(|x| !x.is_finite()) {
+        return Err(Error::invalid(field, format!("value at index {i} is not finite")));
+    }
+    let v: Vec<f64> = v.iter().map(|&x| x as f64).collect();
+    match similarity {
+        Similarity::DotProduct => Ok(v),
+        Similarity::Cosine => {
+            let norm = dot(&v, &v).sqrt();
+            if norm == 0.0 {
+                return Err(Error::invalid(field, "is a zero vector, which has no cosine similarity"));
+            }
+            Ok(v.into_iter().map(|x| x / norm).collect())
+        }
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// The index with the largest value; the first such index on ties.
+fn argmax_first(values: impl Iterator<Item = (usize, f64)>) -> usize {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, v) in values {
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((i, v));
+        }
+    }
+    best.map_or(0, |(i, _)| i)
+}

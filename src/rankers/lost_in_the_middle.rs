@@ -1,0 +1,111 @@
+//! Haystack's `LostInTheMiddleRanker` (seed 000, PARITY §4): the most relevant documents go to the two ends of
+//! the context, the least relevant to the middle ("Lost in the Middle", Liu et al. 2023).
+//!
+//! The input is taken as ordered by relevance. Starting from `[0]`, each next index i is inserted at position
+//! `len / 2 + len % 2` of the list built so far, so 1..9 become 1 3 5 7 9 8 6 4 2.
+//!
+//! - `top_k` (Haystack 2.x) cuts the input before reordering.
+//! - `word_count_threshold`: words are counted as Python's `str.split()` does (runs of whitespace). If the first
+//!   document alone reaches the threshold, only it is returned; otherwise documents are added until the running
+//!   count reaches the threshold: the document that reaches it is included and the rest are dropped.
+//! - `truncate_document` (Haystack 1.x): that last document's content is cut to its first words so that the
+//!   total equals the threshold (the kept words joined with single spaces; its id is kept, as Haystack keeps it).
+//!
+//! Only text documents can be reordered: any other content type is an error. Scores are left as they are.
+
+use super::batch::Batch;
+use super::{check_top_k, cut_to_top_k, RankedDocuments};
+use crate::document::{ContentType, Document};
+use crate::error::{Error, Result};
+use serde_json::Value;
+
+/// Reorders documents so that the most relevant sit at the beginning and the end.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct LostInTheMiddleRanker {
+    word_count_threshold: Option<usize>,
+    truncate_document: bool,
+    top_k: Option<usize>,
+}
+
+impl LostInTheMiddleRanker {
+    /// `word_count_threshold` and `top_k` must be at least 1 when given.
+    pub fn new(word_count_threshold: Option<usize>, truncate_document: bool, top_k: Option<usize>) -> Result<Self> {
+        if word_count_threshold == Some(0) {
+            return Err(Error::invalid("word_count_threshold", "must be at least 1 (or null for no limit)"));
+        }
+        check_top_k("top_k", top_k)?;
+        Ok(LostInTheMiddleRanker { word_count_threshold, truncate_document, top_k })
+    }
+
+    /// Reorders one list, or each list of a list of lists.
+    pub fn run(&self, documents: Batch<Document>) -> Result<RankedDocuments> {
+        let documents = documents.try_map_lists("documents", |path, list| self.rank_list(path, list))?;
+        Ok(RankedDocuments { documents, warnings: Vec::new() })
+    }
+
+    /// Reorders a single list; `path` names it in error messages.
+    pub fn rank_list(&self, path: &str, mut documents: Vec<Document>) -> Result<Vec<Document>> {
+        if let Some((i, doc)) = documents.iter().enumerate().find(|(_, d)| d.text().is_none()) {
+            let what = match (doc.content_type, &doc.content) {
+                (ContentType::Text, other) => format!("text content that is {}", crate::document::json_type(other)),
+                (ct, _) => format!("content_type {:?}", ct.as_str()),
+            };
+            return Err(Error::invalid(
+                &format!("{path}[{i}].content_type"),
+                format!("LostInTheMiddleRanker reorders text documents only; document {} has {what}", doc.id),
+            ));
+        }
+        cut_to_top_k(&mut documents, self.top_k);
+        if documents.len() <= 1 {
+            return Ok(documents);
+        }
+
+        let mut kept = documents.len();
+        if let Some(threshold) = self.word_count_threshold {
+            let mut words = 0usize;
+            for (i, doc) in documents.iter_mut().enumerate() {
+                let count = python_word_count(doc.text().unwrap_or_default());
+                if words + count >= threshold {
+                    if self.truncate_document && words + count > threshold {
+                        truncate_to_words(doc, threshold - words);
+                    }
+                    kept = i + 1;
+                    break;
+                }
+                words += count;
+            }
+        }
+        documents.truncate(kept);
+        let order = lost_in_the_middle_order(documents.len());
+        let mut slots: Vec<Option<Document>> = documents.into_iter().map(Some).collect();
+        Ok(order.into_iter().filter_map(|i| slots[i].take()).collect())
+    }
+}
+
+/// The permutation for n documents ordered by relevance: start with `[0]`, insert each next index at
+/// `len / 2 + len % 2`. n = 5 gives `[0, 2, 4, 3, 1]`.
+pub fn lost_in_the_middle_order(n: usize) -> Vec<usize> {
+    let mut order = Vec::with_capacity(n);
+    for i in 0..n {
+        let at = order.len() / 2 + order.len() % 2;
+        order.insert(at, i);
+    }
+    order
+}
+
+/// Whitespace as Python's `str.isspace` sees it: Unicode White_Space plus the separators U+001C–U+001F.
+fn is_python_whitespace(c: char) -> bool {
+    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
+}
+
+/// `len(text.split())`.
+pub fn python_word_count(text: &str) -> usize {
+    text.split(is_python_whitespace).filter(|w| !w.is_empty()).count()
+}
+
+/// Keeps the first `keep` words of a text document, joined with single spaces.
+fn truncate_to_words(doc: &mut Document, keep: usize) {
+    let text = doc.text().unwrap_or_default();
+    let cut: Vec<&str> = text.split(is_python_whitespace).filter(|w| !w.is_empty()).take(keep).collect();
+    doc.content = Value::String(cut.join(" "));
+}
