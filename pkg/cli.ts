@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// The `rerankit` command. Each subcommand lives in its own module (cli_<name>.ts, exporting
+// `main(args): Promise<number>`) and is loaded on demand: add one line to the table below.
+import { RerankitError } from "./node.js";
+
+type Subcommand = { summary: string; load: () => Promise<{ main(args: string[]): Promise<number> | number }> };
+
+const subcommands: Record<string, Subcommand> = {
+  version: { summary: "print the version", load: async () => ({ main: async () => { const { version } = await import("./node.js"); console.log(version()); return 0; } }) },
+};
+
+function usage(): string {
+  const lines = Object.entries(subcommands).map(([name, s]) => `  ${name.padEnd(12)} ${s.summary}`);
+  return `usage: rerankit <command> [options]\n\ncommands:\n${lines.join("\n")}\n`;
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "-h" || name === "--help") {
+    process.stdout.write(usage());
+    return name ? 0 : 2;
+  }
+  const sub = subcommands[name];
+  if (!sub) {
+    process.stderr.write(`rerankit: unknown command ${JSON.stringify(name)}\n${usage()}`);
+    return 2;
+  }
+  try {
+    return await (await sub.load()).main(rest);
+  } catch (err) {
+    if (err instanceof RerankitError) {
+      process.stderr.write(`rerankit ${name}: ${err.message} [${err.code}]\n`);
+      return 1;
+    }
+    throw err;
+  }
+}
+
+process.exitCode = await run(process.argv.slice(2));

@@ -1,0 +1,10 @@
+// Deno: read the wasm next to this module (needs --allow-read for the package folder).
+import { initSync } from "./wasm/rerankit.js";
+import { finishInit } from "./runtime.js";
+
+declare const Deno: { readFile(path: URL): Promise<Uint8Array> };
+
+initSync({ module: await Deno.readFile(new URL("./wasm/rerankit_bg.wasm", import.meta.url)) });
+finishInit();
+
+export * from "./index.js";

@@ -1,0 +1,8 @@
+// The public API, shared by every runtime entry (node.ts, browser.ts, deno.ts, workerd.ts).
+export { RerankitError, type ErrorCode } from "./errors.js";
+export {
+  Document, Label, MultiLabel,
+  type Answer, type ContentType, type DocumentDict, type DocumentInit, type FieldMap, type IdHashKey, type LabelDict, type Meta, type Span,
+} from "./document.js";
+export { version } from "./runtime.js";
+export { CrossEncoder, Embedder, type Device, type EmbedOptions, type LoadProgress, type ModelLoadOptions, type ModelSource, type RerankDocument, type RerankOptions, type RerankResult, type SourceCache } from "./cross_encoder.js";

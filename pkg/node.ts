@@ -1,0 +1,9 @@
+// Node ≥ 20: compile the wasm from the file next to this module, synchronously, at import time.
+import { readFileSync } from "node:fs";
+import { initSync } from "./wasm/rerankit.js";
+import { finishInit } from "./runtime.js";
+
+initSync({ module: readFileSync(new URL("./wasm/rerankit_bg.wasm", import.meta.url)) });
+finishInit();
+
+export * from "./index.js";

@@ -1,0 +1,11 @@
+// Cloudflare Workers (workerd): Workers forbid compiling wasm from bytes, so the bundler (wrangler) imports the
+// .wasm as an already compiled WebAssembly.Module.
+// @ts-ignore -- resolved by the Workers bundler to a WebAssembly.Module
+import wasmModule from "./wasm/rerankit_bg.wasm";
+import { initSync } from "./wasm/rerankit.js";
+import { finishInit } from "./runtime.js";
+
+initSync({ module: wasmModule as WebAssembly.Module });
+finishInit();
+
+export * from "./index.js";

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// Builds the npm package: Rust → wasm32 (release, +simd128) → wasm-bindgen (--target web) → wasm-opt (binaryen
+// from npm) → TypeScript (pkg/*.ts → pkg/dist). `--dev` skips wasm-opt. Prints the wasm size and the time taken.
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const dev = process.argv.includes("--dev") || process.env.RERANKIT_BUILD === "dev";
+const started = performance.now();
+const steps = [];
+
+function step(name, fn) {
+  const t0 = performance.now();
+  fn();
+  const s = (performance.now() - t0) / 1000;
+  steps.push([name, s]);
+  console.log(`[build] ${name}: ${s.toFixed(1)} s`);
+}
+
+function run(cmd, args, opts = {}) {
+  execFileSync(cmd, args, { cwd: root, stdio: "inherit", ...opts });
+}
+
+const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(root, process.env.CARGO_TARGET_DIR) : path.join(root, "target");
+const rawWasm = path.join(targetDir, "wasm32-unknown-unknown", "release", "rerankit.wasm");
+const wasmOut = path.join(root, "pkg", "wasm");
+const dist = path.join(root, "pkg", "dist");
+
+step("cargo build (wasm32, release, +simd128)", () =>
+  run("cargo", ["build", "--lib", "--target", "wasm32-unknown-unknown", "--release"]));
+
+step("wasm-bindgen", () => {
+  rmSync(wasmOut, { recursive: true, force: true });
+  run("wasm-bindgen", ["--target", "web", "--out-dir", wasmOut, "--out-name", "rerankit", rawWasm]);
+});
+
+const bgWasm = path.join(wasmOut, "rerankit_bg.wasm");
+if (dev) {
+  console.log("[build] wasm-opt skipped (--dev)");
+} else {
+  step("wasm-opt -O3", () =>
+    run(path.join(root, "node_modules", ".bin", "wasm-opt"), ["-O3", "--enable-simd", "--enable-bulk-memory",
+      "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-reference-types",
+      "--enable-multivalue", bgWasm, "-o", bgWasm]));
+}
+
+step("tsc (pkg/*.ts → pkg/dist)", () => {
+  rmSync(dist, { recursive: true, force: true });
+  run(path.join(root, "node_modules", ".bin", "tsc"), ["-p", path.join(root, "pkg", "tsconfig.json")]);
+  cpSync(wasmOut, path.join(dist, "wasm"), { recursive: true });
+  const cli = path.join(dist, "cli.js");
+  if (existsSync(cli)) execFileSync("chmod", ["+x", cli]);
+});
+
+const bytes = readFileSync(bgWasm);
+const gz = gzipSync(bytes, { level: 9 }).length;
+const total = (performance.now() - started) / 1000;
+const report = {
+  wasm_bytes: bytes.length,
+  wasm_gzip_bytes: gz,
+  optimized: !dev,
+  seconds: Number(total.toFixed(1)),
+  steps: Object.fromEntries(steps.map(([n, s]) => [n, Number(s.toFixed(1))])),
+};
+mkdirSync(dist, { recursive: true });
+writeFileSync(path.join(dist, "build-report.json"), JSON.stringify(report, null, 2) + "\n");
+const mib = (n) => (n / 1048576).toFixed(2) + " MiB";
+console.log(`[build] wasm: ${mib(bytes.length)} raw, ${mib(gz)} gzip${dev ? " (not optimised)" : ""}; total ${total.toFixed(1)} s`);

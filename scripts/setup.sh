@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what building rerankit needs, skipping what is already there: the wasm32 Rust target,
+# wasm-bindgen-cli at the version Cargo.toml pins, and the npm dependencies (from package-lock.json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf '[setup] %s\n' "$*"; }
+
+if ! command -v cargo >/dev/null 2>&1; then
+  [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
+fi
+command -v cargo >/dev/null || { echo "[setup] cargo not found: install Rust with rustup (https://rustup.rs)" >&2; exit 1; }
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding Rust target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+want=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  say "installing wasm-bindgen-cli $want (found: ${have:-none}); this takes a few minutes once"
+  cargo install wasm-bindgen-cli --version "=$want" --force
+fi
+
+stamp=node_modules/.rerankit-lock-sha
+lock_sha=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sha" ]; then
+  say "installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$lock_sha" > "$stamp"
+fi
