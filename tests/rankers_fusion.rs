@@ -1,0 +1,157 @@
+//! Rank fusion: ranx's definitions on hand-computed examples, and ranx's own outputs when the fixtures exist.
+
+use rerankit::rankers::fusion::{fuse, Combination, FusionMethod, Normalization, Run};
+use rerankit::ErrorCode;
+use serde_json::json;
+
+fn run(queries: &[(&str, &[(&str, f64)])]) -> Run {
+    Run::new(queries.iter().map(|(q, r)| (q.to_string(), r.iter().map(|(d, s)| (d.to_string(), *s)).collect())).collect())
+}
+
+fn two_runs() -> Vec<Run> {
+    vec![
+        run(&[("q1", &[("c", 1.0), ("a", 3.0), ("b", 2.0)])]),
+        run(&[("q1", &[("b", 0.9), ("c", 0.5), ("d", 0.1)])]),
+    ]
+}
+
+fn fused(method: FusionMethod, norm: Normalization) -> Vec<(String, f64)> {
+    let out = fuse(&two_runs(), &method, norm).unwrap();
+    assert_eq!(out.queries.len(), 1);
+    out.queries[0].1.clone()
+}
+
+fn assert_close(got: &[(String, f64)], want: &[(&str, f64)]) {
+    let ids: Vec<&str> = got.iter().map(|(d, _)| d.as_str()).collect();
+    let want_ids: Vec<&str> = want.iter().map(|(d, _)| *d).collect();
+    assert_eq!(ids, want_ids, "{got:?}");
+    for ((d, g), (_, w)) in got.iter().zip(want) {
+        assert!((g - w).abs() < 1e-12, "{d}: {g} vs {w}");
+    }
+}
+
+#[test]
+fn rrf_uses_one_based_ranks_and_k() {
+    let got = fused(FusionMethod::ReciprocalRank { k: 60.0 }, Normalization::None);
+    assert_close(&got, &[("b", 1.0 / 62.0 + 1.0 / 61.0), ("c", 1.0 / 63.0 + 1.0 / 62.0), ("a", 1.0 / 61.0), ("d", 1.0 / 63.0)]);
+    // The norm does not matter for RRF.
+    assert_eq!(got, fused(FusionMethod::ReciprocalRank { k: 60.0 }, Normalization::ZScore));
+    let got = fused(FusionMethod::ReciprocalRank { k: 0.0 }, Normalization::None);
+    assert_close(&got, &[("b", 1.5), ("a", 1.0), ("c", 1.0 / 3.0 + 0.5), ("d", 1.0 / 3.0)]);
+}
+
+#[test]
+fn combsum_min_max() {
+    let got = fused(FusionMethod::Combined(Combination::Sum), Normalization::MinMax);
+    assert_close(&got, &[("b", 1.5), ("a", 1.0), ("c", 0.5), ("d", 0.0)]);
+}
+
+#[test]
+fn combmnz_multiplies_by_the_number_of_runs() {
+    let got = fused(FusionMethod::Combined(Combination::Mnz), Normalization::MinMax);
+    // a and c tie at 1: doc id ascending.
+    assert_close(&got, &[("b", 3.0), ("a", 1.0), ("c", 1.0), ("d", 0.0)]);
+}
+
+#[test]
+fn combmax() {
+    let got = fused(FusionMethod::Combined(Combination::Max), Normalization::MinMax);
+    assert_close(&got, &[("a", 1.0), ("b", 1.0), ("c", 0.5), ("d", 0.0)]);
+}
+
+#[test]
+fn weighted_sum() {
+    let got = fused(FusionMethod::Combined(Combination::WeightedSum(vec![0.7, 0.3])), Normalization::MinMax);
+    assert_close(&got, &[("a", 0.7), ("b", 0.65), ("c", 0.15), ("d", 0.0)]);
+    // Without normalisation: a 3, b 2 + 1.8, c 1 + 1, d 0.2.
+    let got = fused(FusionMethod::Combined(Combination::WeightedSum(vec![1.0, 2.0])), Normalization::None);
+    assert_close(&got, &[("b", 3.8), ("a", 3.0), ("c", 2.0), ("d", 0.2)]);
+}
+
+#[test]
+fn normalisations_as_ranx_defines_them() {
+    let ranked = [3.0, 2.0, 1.0];
+    let close = |got: Vec<f64>, want: &[f64]| {
+        assert_eq!(got.len(), want.len());
+        for (g, w) in got.iter().zip(want) {
+            assert!((g - w).abs() < 1e-12, "{got:?} vs {want:?}");
+        }
+    };
+    close(Normalization::None.apply(&ranked), &[3.0, 2.0, 1.0]);
+    close(Normalization::MinMax.apply(&ranked), &[1.0, 0.5, 0.0]);
+    close(Normalization::Max.apply(&ranked), &[1.0, 2.0 / 3.0, 1.0 / 3.0]);
+    close(Normalization::Sum.apply(&ranked), &[2.0 / 3.0, 1.0 / 3.0, 0.0]);
+    let z = 1.0 / (2.0f64 / 3.0).sqrt();
+    close(Normalization::ZScore.apply(&ranked), &[z, 0.0, -z]);
+    close(Normalization::Rank.apply(&ranked), &[1.0, 2.0 / 3.0, 1.0 / 3.0]);
+    // ε = 1e-9 under every denominator: equal scores do not divide by zero.
+    close(Normalization::MinMax.apply(&[2.0, 2.0]), &[0.0, 0.0]);
+    close(Normalization::ZScore.apply(&[2.0, 2.0]), &[0.0, 0.0]);
+    assert_eq!(Normalization::Max.apply(&[-1.0, -2.0]), [-1.0 / 1e-9, -2.0 / 1e-9]);
+    assert!(Normalization::MinMax.apply(&[]).is_empty());
+}
+
+#[test]
+fn rank_norm_follows_the_ranking_order() {
+    let got = fused(FusionMethod::Combined(Combination::Sum), Normalization::Rank);
+    // run 1: a 1, b 2/3, c 1/3; run 2: b 1, c 2/3, d 1/3.
+    assert_close(&got, &[("b", 5.0 / 3.0), ("a", 1.0), ("c", 1.0), ("d", 1.0 / 3.0)]);
+}
+
+#[test]
+fn queries_are_the_union_in_first_appearance_order() {
+    let runs = vec![run(&[("q2", &[("x", 1.0)]), ("q1", &[("a", 1.0)])]), run(&[("q1", &[("a", 2.0)]), ("q3", &[("y", 5.0)])])];
+    let out = fuse(&runs, &FusionMethod::ReciprocalRank { k: 60.0 }, Normalization::MinMax).unwrap();
+    let qids: Vec<&str> = out.queries.iter().map(|(q, _)| q.as_str()).collect();
+    assert_eq!(qids, ["q2", "q1", "q3"]);
+    assert_eq!(out.queries[1].1, vec![("a".to_string(), 2.0 / 61.0)]);
+}
+
+#[test]
+fn empty_results_and_one_run() {
+    let runs = vec![run(&[("q1", &[])])];
+    let out = fuse(&runs, &FusionMethod::Combined(Combination::Sum), Normalization::MinMax).unwrap();
+    assert_eq!(out.queries, vec![("q1".to_string(), vec![])]);
+}
+
+#[test]
+fn json_round_trip_in_ranking_order() {
+    let run = Run::from_json("runs[0]", &json!({"q1": {"b": 1.0, "a": 1.0, "c": 2}})).unwrap();
+    assert_eq!(run.to_json().to_string(), r#"{"q1":{"c":2.0,"a":1.0,"b":1.0}}"#);
+}
+
+#[test]
+fn method_names() {
+    assert_eq!(FusionMethod::parse("rrf", None, None).unwrap(), FusionMethod::ReciprocalRank { k: 60.0 });
+    assert_eq!(FusionMethod::parse("combmnz", None, None).unwrap(), FusionMethod::Combined(Combination::Mnz));
+    assert_eq!(FusionMethod::parse("max", None, None).unwrap(), FusionMethod::Combined(Combination::Max));
+    assert!(FusionMethod::parse("wsum", None, None).unwrap_err().message.starts_with("weights:"));
+    assert!(FusionMethod::parse("rrf", None, Some(vec![1.0])).unwrap_err().message.starts_with("weights:"));
+    assert!(FusionMethod::parse("combsum", Some(10.0), None).unwrap_err().message.starts_with("k:"));
+    assert!(FusionMethod::parse("bayesfuse", None, None).unwrap_err().message.starts_with("method:"));
+    assert_eq!(Normalization::parse("norm", "z-score").unwrap(), Normalization::ZScore);
+    assert_eq!(Normalization::parse("norm", "borda").unwrap_err().code, ErrorCode::Unsupported);
+}
+
+#[test]
+fn bad_input() {
+    let err = fuse(&[], &FusionMethod::ReciprocalRank { k: 60.0 }, Normalization::None).unwrap_err();
+    assert!(err.message.starts_with("runs:"), "{}", err.message);
+    let err = fuse(&two_runs(), &FusionMethod::ReciprocalRank { k: -1.0 }, Normalization::None).unwrap_err();
+    assert!(err.message.starts_with("k:"), "{}", err.message);
+    let err = fuse(&two_runs(), &FusionMethod::Combined(Combination::WeightedSum(vec![1.0])), Normalization::None).unwrap_err();
+    assert!(err.message.starts_with("weights: has 1 weights for 2 runs"), "{}", err.message);
+    let mut runs = two_runs();
+    runs[1].queries[0].1[2].1 = f64::NAN;
+    let err = fuse(&runs, &FusionMethod::Combined(Combination::Sum), Normalization::None).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    assert!(err.message.starts_with("runs[1].q1.d: NaN"), "{}", err.message);
+    let mut runs = two_runs();
+    runs[0].queries[0].1.push(("a".into(), 0.0));
+    let err = fuse(&runs, &FusionMethod::Combined(Combination::Sum), Normalization::None).unwrap_err();
+    assert!(err.message.starts_with("runs[0].q1.a: doc id appears twice"), "{}", err.message);
+    let err = Run::from_json("runs[2]", &json!({"q1": {"a": "high"}})).unwrap_err();
+    assert!(err.message.starts_with("runs[2].q1.a: expected a number"), "{}", err.message);
+    let err = Run::from_json("runs[2]", &json!({"q1": [1, 2]})).unwrap_err();
+    assert!(err.message.starts_with("runs[2].q1:"), "{}", err.message);
+}
