@@ -83,8 +83,22 @@ impl DiversityRanker {
 
     /// Ranks a single list by its documents' `embedding`s; `path` names it in error messages.
     pub fn rank_list(&self, path: &str, query_embedding: &[f32], documents: Vec<Document>) -> Result<Vec<Document>> {
+        let picks = self.rank_positions(path, query_embedding, &documents)?;
+        let mut slots: Vec<Option<Document>> = documents.into_iter().map(Some).collect();
+        Ok(picks
+            .into_iter()
+            .filter_map(|(i, sim)| {
+                let mut doc = slots[i].take()?;
+                doc.score = Some(sim);
+                Some(doc)
+            })
+            .collect())
+    }
+
+    /// The picks as `(input index, sim(query, document))`, in diversity order.
+    pub fn rank_positions(&self, path: &str, query_embedding: &[f32], documents: &[Document]) -> Result<Vec<(usize, f64)>> {
         if documents.is_empty() {
-            return Ok(documents);
+            return Ok(Vec::new());
         }
         let mut vectors = Vec::with_capacity(documents.len());
         for (i, doc) in documents.iter().enumerate() {
@@ -102,17 +116,8 @@ impl DiversityRanker {
                 }
             }
         }
-        let picks = diversity_order(query_embedding, &vectors, self.similarity, self.strategy, self.top_k)
-            .map_err(|e| Error::new(e.code, e.message.replace("documents[", &format!("{path}["))))?;
-        let mut slots: Vec<Option<Document>> = documents.into_iter().map(Some).collect();
-        Ok(picks
-            .into_iter()
-            .filter_map(|(i, sim)| {
-                let mut doc = slots[i].take()?;
-                doc.score = Some(sim);
-                Some(doc)
-            })
-            .collect())
+        diversity_order(query_embedding, &vectors, self.similarity, self.strategy, self.top_k)
+            .map_err(|e| Error::new(e.code, e.message.replacen("documents[", &format!("{path}["), 1)))
     }
 }
 

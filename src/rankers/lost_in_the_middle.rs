@@ -14,7 +14,7 @@
 //! Only text documents can be reordered: any other content type is an error. Scores are left as they are.
 
 use super::batch::Batch;
-use super::{check_top_k, cut_to_top_k, RankedDocuments};
+use super::{check_top_k, RankedDocuments};
 use crate::document::{ContentType, Document};
 use crate::error::{Error, Result};
 use serde_json::Value;
@@ -44,7 +44,19 @@ impl LostInTheMiddleRanker {
     }
 
     /// Reorders a single list; `path` names it in error messages.
-    pub fn rank_list(&self, path: &str, mut documents: Vec<Document>) -> Result<Vec<Document>> {
+    pub fn rank_list(&self, path: &str, documents: Vec<Document>) -> Result<Vec<Document>> {
+        let plan = self.reorder_plan(path, &documents)?;
+        let mut slots: Vec<Option<Document>> = documents.into_iter().map(Some).collect();
+        if let Some((i, text)) = plan.truncated {
+            if let Some(doc) = slots[i].as_mut() {
+                doc.content = Value::String(text);
+            }
+        }
+        Ok(plan.order.into_iter().filter_map(|i| slots[i].take()).collect())
+    }
+
+    /// The new order as input indices, and the cut content of the document truncated by `truncate_document`.
+    pub fn reorder_plan(&self, path: &str, documents: &[Document]) -> Result<ReorderPlan> {
         if let Some((i, doc)) = documents.iter().enumerate().find(|(_, d)| d.text().is_none()) {
             let what = match (doc.content_type, &doc.content) {
                 (ContentType::Text, other) => format!("text content that is {}", crate::document::json_type(other)),
@@ -55,19 +67,16 @@ impl LostInTheMiddleRanker {
                 format!("LostInTheMiddleRanker reorders text documents only; document {} has {what}", doc.id),
             ));
         }
-        cut_to_top_k(&mut documents, self.top_k);
-        if documents.len() <= 1 {
-            return Ok(documents);
-        }
-
-        let mut kept = documents.len();
-        if let Some(threshold) = self.word_count_threshold {
+        let mut kept = self.top_k.map_or(documents.len(), |k| k.min(documents.len()));
+        let mut truncated = None;
+        if let (Some(threshold), true) = (self.word_count_threshold, kept > 1) {
             let mut words = 0usize;
-            for (i, doc) in documents.iter_mut().enumerate() {
-                let count = python_word_count(doc.text().unwrap_or_default());
+            for (i, doc) in documents[..kept].iter().enumerate() {
+                let text = doc.text().unwrap_or_default();
+                let count = python_word_count(text);
                 if words + count >= threshold {
                     if self.truncate_document && words + count > threshold {
-                        truncate_to_words(doc, threshold - words);
+                        truncated = Some((i, first_words(text, threshold - words)));
                     }
                     kept = i + 1;
                     break;
@@ -75,11 +84,17 @@ impl LostInTheMiddleRanker {
                 words += count;
             }
         }
-        documents.truncate(kept);
-        let order = lost_in_the_middle_order(documents.len());
-        let mut slots: Vec<Option<Document>> = documents.into_iter().map(Some).collect();
-        Ok(order.into_iter().filter_map(|i| slots[i].take()).collect())
+        Ok(ReorderPlan { order: lost_in_the_middle_order(kept), truncated })
     }
+}
+
+/// What [`LostInTheMiddleRanker::reorder_plan`] decided.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ReorderPlan {
+    /// Input indices in their new order.
+    pub order: Vec<usize>,
+    /// `(input index, new content)` of the document cut by `truncate_document`.
+    pub truncated: Option<(usize, String)>,
 }
 
 /// The permutation for n documents ordered by relevance: start with `[0]`, insert each next index at
@@ -103,9 +118,8 @@ pub fn python_word_count(text: &str) -> usize {
     text.split(is_python_whitespace).filter(|w| !w.is_empty()).count()
 }
 
-/// Keeps the first `keep` words of a text document, joined with single spaces.
-fn truncate_to_words(doc: &mut Document, keep: usize) {
-    let text = doc.text().unwrap_or_default();
-    let cut: Vec<&str> = text.split(is_python_whitespace).filter(|w| !w.is_empty()).take(keep).collect();
-    doc.content = Value::String(cut.join(" "));
+/// The first `keep` words of `text`, joined with single spaces.
+fn first_words(text: &str, keep: usize) -> String {
+    let words: Vec<&str> = text.split(is_python_whitespace).filter(|w| !w.is_empty()).take(keep).collect();
+    words.join(" ")
 }

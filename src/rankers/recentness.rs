@@ -99,11 +99,28 @@ impl RecentnessRanker {
 
     /// Ranks a single list; `path` names it in messages (`documents`).
     pub fn rank_list(&self, path: &str, documents: Vec<Document>, warnings: &mut Vec<String>) -> Result<Vec<Document>> {
+        let Some(ranking) = self.rank_positions(path, &documents, warnings)? else {
+            return Ok(documents);
+        };
+        let mut slots: Vec<Option<Document>> = documents.into_iter().map(Some).collect();
+        Ok(ranking
+            .into_iter()
+            .filter_map(|(i, score)| {
+                let mut doc = slots[i].take()?;
+                doc.score = Some(score);
+                Some(doc)
+            })
+            .collect())
+    }
+
+    /// The ranking as `(input index, combined score)`, best first and cut to `top_k`; `None` when some date
+    /// cannot be parsed (the caller keeps the list as it is; a warning says why).
+    pub fn rank_positions(&self, path: &str, documents: &[Document], warnings: &mut Vec<String>) -> Result<Option<Vec<(usize, f64)>>> {
         if documents.is_empty() {
-            return Ok(documents);
+            return Ok(Some(Vec::new()));
         }
-        let Some(dates) = self.read_dates(path, &documents, warnings)? else {
-            return Ok(documents);
+        let Some(dates) = self.read_dates(path, documents, warnings)? else {
+            return Ok(None);
         };
         let n = documents.len();
         let mut by_date: Vec<usize> = (0..n).collect();
@@ -131,16 +148,10 @@ impl RecentnessRanker {
             combined[i] += recentness;
         }
 
-        let mut scored: Vec<(f64, Document)> = combined.into_iter().zip(documents).collect();
-        scored.sort_by(|a, b| b.0.total_cmp(&a.0)); // stable: equal scores keep input order
-        cut_to_top_k(&mut scored, self.top_k);
-        Ok(scored
-            .into_iter()
-            .map(|(score, mut doc)| {
-                doc.score = Some(score);
-                doc
-            })
-            .collect())
+        let mut ranking: Vec<(usize, f64)> = combined.into_iter().enumerate().collect();
+        ranking.sort_by(|a, b| b.1.total_cmp(&a.1)); // stable: equal scores keep input order
+        cut_to_top_k(&mut ranking, self.top_k);
+        Ok(Some(ranking))
     }
 
     /// Every document's date, or `None` (with a warning) when some date string cannot be parsed.
