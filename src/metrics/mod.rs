@@ -1,1 +1,46 @@
-//! Retrieval metrics with trec_eval semantics (filled in by the metrics work).
+//! Retrieval metrics with trec_eval 10.0 semantics.
+//!
+//! - Inputs: [`Qrels`] (`qid iter docno grade`) and [`Run`] (`qid Q0 docno rank score tag`) parsed from TREC
+//!   text, or built in memory ([`Qrels::from_triples`], [`ranx_shape`] for `{qid: {docno: value}}`).
+//! - Measures: [`Metric`], parsed from trec_eval names (`ndcg_cut_10`, `P.5,10`, `official`, `all_trec`) or
+//!   ranx / ir_measures names (`ndcg@10`, `mrr@10`); each formula is one function in [`measures`].
+//! - Semantics ([`ranking`]): score descending, ties by docno descending; rank column ignored; relevance level
+//!   (`-l`), complete (`-c`, [`QueryScope::AllQrels`]), max results (`-M`), custom nDCG gains.
+//! - Output: [`evaluate`] gives per-query values and aggregates; [`format_trec_eval`] prints them exactly as
+//!   trec_eval does.
+//! - Profiles ([`profile`]): `haystack` (Haystack 1.x document metrics) and `graphrag` (graphrag-eval).
+//!
+//! Not implemented from trec_eval: the preference measures (`prefs_*`, `-R prefs`), the judgement-group
+//! measures (`*_avgjg`, `-R qrels_jg`), `yaap`, `-J`, `-Z` z-scores.
+
+pub mod aggregate;
+mod docno_arena;
+pub mod evaluation;
+pub mod measure;
+pub mod measures;
+pub mod profiles;
+pub mod qrels;
+pub mod ranking;
+pub mod ranx_shape;
+pub mod run;
+mod text_lines;
+pub mod trec_cli;
+pub mod trec_format;
+
+pub use evaluation::{evaluate, EvalOptions, Evaluation, QueryEvaluation, QueryScope};
+pub use measure::{parse_measures, HaystackMeasure, MeasureRequest, Metric};
+pub use measures::Value;
+pub use profiles::{profile, Profile};
+pub use qrels::Qrels;
+pub use ranking::{RankingOptions, TiePolicy};
+pub use run::{DuplicatePolicy, Run};
+pub use trec_format::format_trec_eval;
+
+use crate::error::Result;
+
+/// Parses both texts and evaluates `measures` (names in either style) in one call.
+pub fn evaluate_text<S: AsRef<str>>(qrels: &str, run: &str, measures: &[S], options: &EvalOptions) -> Result<Evaluation> {
+    let qrels = Qrels::parse(qrels)?;
+    let run = Run::parse(run, DuplicatePolicy::Error)?;
+    evaluate(&qrels, &run, &parse_measures(measures)?, options)
+}

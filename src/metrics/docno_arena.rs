@@ -1,0 +1,46 @@
+//! One contiguous buffer holding every document id of a qrels or run, so that parsing allocates once per
+//! input instead of once per line.
+
+use crate::error::{Error, Result};
+
+/// Where one document id lies in a [`DocnoArena`]: byte offset and length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DocnoSpan {
+    start: u32,
+    len: u32,
+}
+
+/// All document ids of one input, concatenated.
+#[derive(Debug, Clone, Default)]
+pub struct DocnoArena {
+    text: String,
+}
+
+impl DocnoArena {
+    pub fn with_capacity(bytes: usize) -> Self {
+        DocnoArena { text: String::with_capacity(bytes) }
+    }
+
+    /// Appends `docno` and returns where it lies; inputs beyond 4 GiB of ids are refused.
+    pub fn push(&mut self, docno: &str) -> Result<DocnoSpan> {
+        let start = self.text.len();
+        let end = start + docno.len();
+        if end > u32::MAX as usize {
+            return Err(Error::invalid("docno", "the document ids of one input exceed 4 GiB"));
+        }
+        self.text.push_str(docno);
+        Ok(DocnoSpan { start: start as u32, len: docno.len() as u32 })
+    }
+
+    /// The document id at `span`.
+    #[inline]
+    pub fn get(&self, span: DocnoSpan) -> &str {
+        &self.text[span.start as usize..(span.start + span.len) as usize]
+    }
+
+    /// The bytes of the id at `span`; comparing these is trec_eval's `strcmp` order.
+    #[inline]
+    pub fn bytes(&self, span: DocnoSpan) -> &[u8] {
+        &self.text.as_bytes()[span.start as usize..(span.start + span.len) as usize]
+    }
+}

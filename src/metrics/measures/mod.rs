@@ -1,0 +1,116 @@
+//! The measures: one pure function per formula, grouped by family. [`value`] dispatches a [`Metric`] to its
+//! function for one query.
+
+pub mod average_precision;
+pub mod counts;
+pub mod gain_ratio;
+pub mod gain_table;
+pub mod graphrag;
+pub mod haystack;
+pub mod interpolated_precision;
+pub mod ndcg;
+pub mod precision;
+pub mod rank_biased_precision;
+pub mod recall;
+pub mod reciprocal_rank;
+pub mod set_measures;
+
+use super::measure::Metric;
+use super::qrels::QueryQrels;
+use super::ranking::RankedRelevance;
+use gain_table::GainTable;
+
+/// A measure's value for one query (or its aggregate): a number, or text for `runid` and `relstring`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Number(f64),
+    Text(String),
+}
+
+impl Value {
+    /// The number, or NaN for text.
+    pub fn as_f64(&self) -> f64 {
+        match self {
+            Value::Number(x) => *x,
+            Value::Text(_) => f64::NAN,
+        }
+    }
+}
+
+/// What a measure may read about one query.
+#[derive(Debug, Clone, Copy)]
+pub struct QueryContext<'a> {
+    pub ranked: &'a RankedRelevance,
+    /// The query's judgements (None when the qrels lack the query).
+    pub qrels: Option<&'a QueryQrels>,
+    /// trec_eval `-N` (used by `utility` only).
+    pub collection_size: u64,
+    /// The run's name (`runid`).
+    pub run_name: &'a str,
+}
+
+/// Judged non-relevant documents of the query: grades in [0, relevance level).
+fn num_judged_nonrelevant(query: Option<&QueryQrels>, relevance_level: i64) -> u64 {
+    query.map_or(0, |q| q.grade_counts.iter().filter(|(g, _)| *g < relevance_level).map(|(_, c)| c).sum())
+}
+
+/// The value of `metric` for one query.
+pub fn value(metric: &Metric, q: &QueryContext) -> Value {
+    let r = q.ranked;
+    let number = match metric {
+        Metric::RunId => return Value::Text(q.run_name.to_string()),
+        Metric::Relstring { length, .. } => return Value::Text(set_measures::relevance_string(r, *length)),
+        Metric::NumQ => 1.0,
+        Metric::NumRet => counts::num_retrieved(r),
+        Metric::NumRel => counts::num_relevant(r),
+        Metric::NumRelRet => counts::num_relevant_retrieved(r),
+        Metric::NumNonrelJudgedRet => counts::num_nonrelevant_judged_retrieved(r),
+        Metric::Map | Metric::GmMap => average_precision::average_precision(r),
+        Metric::MapCut(k) => average_precision::average_precision_at(r, *k as usize),
+        Metric::SetMap => average_precision::set_average_precision(r),
+        Metric::Bpref | Metric::GmBpref => {
+            average_precision::bpref(r, num_judged_nonrelevant(q.qrels, r.relevance_level))
+        }
+        Metric::InfAp => average_precision::inferred_average_precision(r),
+        Metric::Rprec => precision::r_precision(r),
+        Metric::RprecMult(factor) => precision::r_precision_multiple(r, *factor),
+        Metric::P(k) => precision::precision_at(r, *k),
+        Metric::RelativeP(k) => precision::relative_precision_at(r, *k),
+        Metric::SetP => precision::set_precision(r),
+        Metric::SetRelativeP => precision::set_relative_precision(r),
+        Metric::Recall(k) => recall::recall_at(r, *k),
+        Metric::SetRecall => recall::set_recall(r),
+        Metric::Success(k) => recall::success_at(r, *k),
+        Metric::F1Cut(k) => recall::f1_at(r, *k),
+        Metric::Hits(k) => counts::hits_at(r, *k),
+        Metric::RecipRank => reciprocal_rank::reciprocal_rank(r),
+        Metric::RecipRankCut(k) => reciprocal_rank::reciprocal_rank_at(r, *k as usize),
+        Metric::IprecAtRecall(level) => interpolated_precision::interpolated_precision_at_recall(r, *level),
+        Metric::ElevenPtAvg(levels) => interpolated_precision::eleven_point_average(r, &levels.values),
+        Metric::Utility(coefficients) => set_measures::utility(r, &coefficients.values, q.collection_size),
+        Metric::SetF { beta, .. } => set_measures::set_f(r, *beta),
+        Metric::Unj(k) => set_measures::unjudged_at(r, *k),
+        Metric::BinG => gain_ratio::binary_g(r),
+        Metric::G(pairs) => gain_ratio::g(r, &GainTable::new(pairs, q.qrels)),
+        Metric::Dcg(pairs) => ndcg::dcg(r, &GainTable::new(pairs, q.qrels)),
+        Metric::IdealDcg(pairs) => ndcg::ideal_dcg(&GainTable::new(pairs, q.qrels)),
+        Metric::Ndcg(pairs) => ndcg::ndcg(r, &GainTable::new(pairs, q.qrels)),
+        Metric::NdcgRel(pairs) => ndcg::ndcg_relevant(r, &GainTable::new(pairs, q.qrels)),
+        Metric::Rndcg(pairs) => ndcg::r_ndcg(r, &GainTable::new(pairs, q.qrels)),
+        Metric::NdcgCut(k) => ndcg::ndcg_at(r, q.qrels, *k),
+        Metric::NdcgBurges => ndcg::ndcg_burges(r, q.qrels, None),
+        Metric::NdcgBurgesCut(k) => ndcg::ndcg_burges(r, q.qrels, Some(*k)),
+        Metric::Rbp(pairs) => rank_biased_precision::rank_biased_precision(
+            r,
+            &GainTable::new(pairs, q.qrels),
+            rank_biased_precision::persistence(pairs),
+        ),
+        Metric::RbpResid(pairs) => {
+            rank_biased_precision::rank_biased_precision_residual(r, rank_biased_precision::persistence(pairs))
+        }
+        Metric::Haystack(measure) => haystack::haystack_value(r, *measure),
+        Metric::GraphragRecall(k) => graphrag::recall_at(r, q.qrels, *k),
+        Metric::GraphragAp => graphrag::average_precision(r),
+    };
+    Value::Number(number)
+}

@@ -1,0 +1,216 @@
+//! Discounted cumulative gain family: `ndcg`, `dcg`, `ideal_dcg`, `ndcg_cut_k`, `ndcg_rel`, `Rndcg`, and ranx's
+//! `ndcg_burges` (gain 2^g − 1). Discount: log2(rank + 1).
+
+use super::gain_table::GainTable;
+use crate::metrics::qrels::QueryQrels;
+use crate::metrics::ranking::RankedRelevance;
+
+/// log2(rank + 1) for a 0-based index i: log2(i + 2).
+#[inline]
+fn discount(i: usize) -> f64 {
+    ((i + 2) as f64).log2()
+}
+
+/// DCG = Σ_i gain(rel_i) / log2(i + 2) over the retrieved documents.
+pub fn dcg(r: &RankedRelevance, gains: &GainTable) -> f64 {
+    r.rels.iter().map(|&rel| gains.gain(rel)).enumerate().filter(|(_, gain)| *gain != 0.0).map(|(i, gain)| gain / discount(i)).fold(0.0, |total, x| total + x)
+}
+
+/// Ideal DCG over every judged document: the positive gains sorted descending, discounted by position.
+pub fn ideal_dcg(gains: &GainTable) -> f64 {
+    gains.ideal_gains().enumerate().map(|(i, gain)| gain / discount(i)).fold(0.0, |total, x| total + x)
+}
+
+/// `ndcg` = DCG / ideal DCG (gain = grade unless `level=gain` pairs say otherwise); 0 when ideal DCG = 0.
+pub fn ndcg(r: &RankedRelevance, gains: &GainTable) -> f64 {
+    let ideal = ideal_dcg(gains);
+    if ideal > 0.0 {
+        dcg(r, gains) / ideal
+    } else {
+        0.0
+    }
+}
+
+/// `ndcg_cut_k` = DCG@k / ideal DCG@k, gain = grade (grades > 0 only), ideal over all judged documents cut at
+/// k; 0 when ideal DCG@k = 0.
+pub fn ndcg_at(r: &RankedRelevance, query: Option<&QueryQrels>, k: u32) -> f64 {
+    let k = k as usize;
+    let dcg: f64 = r.rels.iter().take(k).enumerate().filter(|(_, &rel)| rel > 0).map(|(i, &rel)| rel as f64 / discount(i)).fold(0.0, |total, x| total + x);
+    let ideal: f64 = ideal_grades(query).take(k).enumerate().map(|(i, grade)| grade as f64 / discount(i)).fold(0.0, |total, x| total + x);
+    if ideal > 0.0 {
+        dcg / ideal
+    } else {
+        dcg
+    }
+}
+
+/// Judged grades > 0, highest first.
+fn ideal_grades(query: Option<&QueryQrels>) -> impl Iterator<Item = i64> + '_ {
+    query
+        .into_iter()
+        .flat_map(|q| q.grade_counts.iter().rev())
+        .filter(|(grade, _)| *grade > 0)
+        .flat_map(|&(grade, count)| std::iter::repeat(grade).take(count as usize))
+}
+
+/// ranx `ndcg_burges@k` = Σ_{i<k} (2^g_i − 1)/log2(i+2) over the ideal's same sum; grades > 0 only;
+/// `k = None` for the whole ranking.
+pub fn ndcg_burges(r: &RankedRelevance, query: Option<&QueryQrels>, k: Option<u32>) -> f64 {
+    let k = k.map_or(usize::MAX, |k| k as usize);
+    let burges = |grade: i64| (grade as f64).exp2() - 1.0;
+    let dcg: f64 =
+        r.rels.iter().take(k).enumerate().filter(|(_, &rel)| rel > 0).map(|(i, &rel)| burges(rel) / discount(i)).fold(0.0, |total, x| total + x);
+    let ideal: f64 = ideal_grades(query).take(k).enumerate().map(|(i, grade)| burges(grade) / discount(i)).fold(0.0, |total, x| total + x);
+    if ideal > 0.0 {
+        dcg / ideal
+    } else {
+        0.0
+    }
+}
+
+/// `ndcg_rel`: nDCG averaged over the ranks of the relevant documents: at each retrieved document with
+/// positive gain, DCG/ideal DCG so far; each relevant document not retrieved contributes the final
+/// DCG/ideal DCG; the sum is divided by the number of documents with positive ideal gain (trec_eval's
+/// `m_ndcg_rel.c`, followed step by step).
+pub fn ndcg_relevant(r: &RankedRelevance, gains: &GainTable) -> f64 {
+    let mut ideal = IdealCursor::new(gains);
+    let (mut dcg, mut ideal_dcg, mut sum) = (0.0f64, 0.0f64, 0.0f64);
+    let (mut num_rel, mut num_rel_ret) = (0u64, 0u64);
+    let n = r.rels.len();
+    let mut i = 0;
+    while i < n && ideal.gain > 0.0 {
+        let gain = gains.gain(r.rels[i]);
+        if gain != 0.0 {
+            dcg += gain / discount(i);
+        }
+        ideal.advance();
+        if ideal.gain > 0.0 {
+            num_rel += 1;
+            ideal_dcg += ideal.gain / discount(i);
+        }
+        if gain > 0.0 {
+            sum += dcg / ideal_dcg;
+            num_rel_ret += 1;
+        }
+        i += 1;
+    }
+    while i < n {
+        let gain = gains.gain(r.rels[i]);
+        if gain != 0.0 {
+            dcg += gain / discount(i);
+        }
+        if gain > 0.0 {
+            sum += dcg / ideal_dcg;
+            num_rel_ret += 1;
+        }
+        i += 1;
+    }
+    while ideal.gain > 0.0 {
+        ideal.advance();
+        if ideal.gain > 0.0 {
+            num_rel += 1;
+            ideal_dcg += ideal.gain / discount(i);
+        }
+        i += 1;
+    }
+    sum += (num_rel as f64 - num_rel_ret as f64) * dcg / ideal_dcg;
+    if sum > 0.0 {
+        sum / num_rel as f64
+    } else {
+        0.0
+    }
+}
+
+/// `Rndcg`: nDCG sampled wherever the ideal ranking's gain changes level (and once after the retrieved list
+/// when it outlasts the ideal), averaged over those samples (trec_eval's `m_Rndcg.c`, followed step by step);
+/// 0 when R = 0 or there is no sample.
+pub fn r_ndcg(r: &RankedRelevance, gains: &GainTable) -> f64 {
+    if r.num_rel == 0 {
+        return 0.0;
+    }
+    let mut ideal = IdealCursor::new(gains);
+    let (mut dcg, mut ideal_dcg, mut sum) = (0.0f64, 0.0f64, 0.0f64);
+    let mut samples = 0u64;
+    let mut previous_gain = ideal.gain;
+    let n = r.rels.len();
+    let mut i = 0;
+    while i < n && ideal.gain > 0.0 {
+        let gain = gains.gain(r.rels[i]);
+        ideal.advance();
+        if previous_gain != ideal.gain {
+            if ideal_dcg > 0.0 {
+                sum += dcg / ideal_dcg;
+                samples += 1;
+            }
+            previous_gain = ideal.gain;
+        }
+        if gain != 0.0 {
+            dcg += gain / discount(i);
+        }
+        if ideal.gain > 0.0 {
+            ideal_dcg += ideal.gain / discount(i);
+        }
+        i += 1;
+    }
+    if i < n {
+        while i < n {
+            let gain = gains.gain(r.rels[i]);
+            if gain != 0.0 {
+                dcg += gain / discount(i);
+            }
+            i += 1;
+        }
+        if ideal_dcg > 0.0 {
+            sum += dcg / ideal_dcg;
+            samples += 1;
+        }
+    }
+    while ideal.gain > 0.0 {
+        ideal.advance();
+        if previous_gain != ideal.gain {
+            if ideal_dcg > 0.0 {
+                sum += dcg / ideal_dcg;
+                samples += 1;
+            }
+            previous_gain = ideal.gain;
+        }
+        if ideal.gain > 0.0 {
+            ideal_dcg += ideal.gain / discount(i);
+        }
+        i += 1;
+    }
+    if samples == 0 {
+        0.0
+    } else {
+        sum / samples as f64
+    }
+}
+
+/// Walks the ideal ranking one document at a time, level by level from the highest gain, as trec_eval's
+/// nDCG loops do (`cur_level`, `num_at_level`, `ideal_gain`).
+pub struct IdealCursor<'a> {
+    levels: &'a [super::gain_table::GainLevel],
+    /// Index of the current level; -1 once past the lowest.
+    level: isize,
+    taken_at_level: u64,
+    /// Gain of the current level (0 once past the lowest).
+    pub gain: f64,
+}
+
+impl<'a> IdealCursor<'a> {
+    pub fn new(gains: &'a GainTable) -> Self {
+        let level = gains.levels.len() as isize - 1;
+        let gain = if level >= 0 { gains.levels[level as usize].gain } else { 0.0 };
+        IdealCursor { levels: &gains.levels, level, taken_at_level: 0, gain }
+    }
+
+    /// Moves to the next ideal document, dropping to lower levels when the current one is used up.
+    pub fn advance(&mut self) {
+        self.taken_at_level += 1;
+        while self.level >= 0 && self.taken_at_level > self.levels[self.level as usize].count {
+            self.taken_at_level = 1;
+            self.level -= 1;
+            self.gain = if self.level >= 0 { self.levels[self.level as usize].gain } else { 0.0 };
+        }
+    }
+}

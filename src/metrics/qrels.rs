@@ -1,0 +1,192 @@
+//! Relevance judgements (qrels): TREC text `qid iter docno grade`, or built in memory from the ranx shape
+//! `{qid: {docno: grade}}`.
+//!
+//! Stored per query, sorted by docno (byte order, trec_eval's `strcmp`), with the document ids in one
+//! [`DocnoArena`]. A negative grade means "in the pool but unjudged" (trec_eval's `RELVALUE_UNJUDGED`): such a
+//! document is neither relevant nor judged non-relevant.
+
+use std::collections::HashMap;
+
+use super::docno_arena::{DocnoArena, DocnoSpan};
+use super::text_lines::{content_lines, leading_fields};
+use crate::error::{Error, Result};
+
+/// One judged document of one query.
+#[derive(Debug, Clone, Copy)]
+pub struct Judgement {
+    pub docno: DocnoSpan,
+    pub grade: i64,
+    /// Position of this judgement among its query's judgements in input order.
+    pub input_position: u32,
+    /// 1-based line in the qrels text (0 for in-memory input).
+    pub line: u32,
+}
+
+/// The judgements of one query.
+#[derive(Debug, Clone)]
+pub struct QueryQrels {
+    pub qid: String,
+    /// Sorted by docno bytes; no docno twice.
+    pub judgements: Vec<Judgement>,
+    /// `(grade, count)` for every grade ≥ 0 judged at least once, ascending by grade.
+    pub grade_counts: Vec<(i64, u64)>,
+}
+
+impl QueryQrels {
+    /// Number of documents judged with a grade ≥ `relevance_level` (trec_eval's `num_rel`).
+    pub fn num_relevant(&self, relevance_level: i64) -> u64 {
+        self.grade_counts.iter().filter(|(grade, _)| *grade >= relevance_level).map(|(_, count)| count).sum()
+    }
+
+    /// trec_eval's `num_rel_levels`: one more than the highest grade ≥ 0 judged (0 when there is none).
+    pub fn num_grade_levels(&self) -> i64 {
+        self.grade_counts.last().map_or(0, |(grade, _)| grade + 1)
+    }
+
+    /// How many documents were judged with exactly `grade`.
+    pub fn count_at_grade(&self, grade: i64) -> u64 {
+        self.grade_counts.binary_search_by_key(&grade, |(g, _)| *g).map_or(0, |i| self.grade_counts[i].1)
+    }
+}
+
+/// All relevance judgements of a test collection.
+#[derive(Debug, Clone, Default)]
+pub struct Qrels {
+    docnos: DocnoArena,
+    /// Sorted by qid bytes.
+    queries: Vec<QueryQrels>,
+}
+
+impl Qrels {
+    /// Parses TREC qrels text: `qid iter docno grade` per line, whitespace-separated; blank lines and lines
+    /// starting with `#` are skipped. Errors name the line.
+    pub fn parse(text: &str) -> Result<Qrels> {
+        let mut builder = QrelsBuilder::with_capacity(text.len() / 4);
+        for (line_number, line) in content_lines(text) {
+            let ([qid, _iter, docno, grade], count) = leading_fields::<4>(line);
+            if count != 4 {
+                return Err(Error::parse(
+                    format!("qrels line {line_number}"),
+                    format!("expected 4 fields (qid iter docno grade), found {count}"),
+                ));
+            }
+            let grade: i64 = grade.parse().map_err(|_| {
+                Error::parse(format!("qrels line {line_number}"), format!("grade '{grade}' is not an integer"))
+            })?;
+            builder.add_at_line(qid, docno, grade, line_number as u32)?;
+        }
+        builder.build()
+    }
+
+    /// Builds qrels from `(qid, docno, grade)` triples in memory (the ranx shape flattened).
+    pub fn from_triples<'a>(triples: impl IntoIterator<Item = (&'a str, &'a str, i64)>) -> Result<Qrels> {
+        let mut builder = QrelsBuilder::default();
+        for (qid, docno, grade) in triples {
+            builder.add(qid, docno, grade)?;
+        }
+        builder.build()
+    }
+
+    /// Queries, sorted by qid.
+    pub fn queries(&self) -> &[QueryQrels] {
+        &self.queries
+    }
+
+    /// The judgements of `qid`, if it has any.
+    pub fn query(&self, qid: &str) -> Option<&QueryQrels> {
+        self.queries.binary_search_by(|q| q.qid.as_bytes().cmp(qid.as_bytes())).ok().map(|i| &self.queries[i])
+    }
+
+    /// The document id of a judgement.
+    pub fn docno(&self, judgement: &Judgement) -> &str {
+        self.docnos.get(judgement.docno)
+    }
+
+    pub(crate) fn docno_bytes(&self, span: DocnoSpan) -> &[u8] {
+        self.docnos.bytes(span)
+    }
+
+    /// Total number of judgements.
+    pub fn len(&self) -> usize {
+        self.queries.iter().map(|q| q.judgements.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queries.is_empty()
+    }
+}
+
+/// Collects judgements one by one, then sorts and checks them.
+#[derive(Debug, Default)]
+pub struct QrelsBuilder {
+    docnos: DocnoArena,
+    query_index: HashMap<Box<str>, usize>,
+    queries: Vec<QueryQrels>,
+}
+
+impl QrelsBuilder {
+    pub fn with_capacity(docno_bytes: usize) -> Self {
+        QrelsBuilder { docnos: DocnoArena::with_capacity(docno_bytes), ..Default::default() }
+    }
+
+    /// Adds one in-memory judgement.
+    pub fn add(&mut self, qid: &str, docno: &str, grade: i64) -> Result<()> {
+        self.add_at_line(qid, docno, grade, 0)
+    }
+
+    fn add_at_line(&mut self, qid: &str, docno: &str, grade: i64, line: u32) -> Result<()> {
+        if qid.is_empty() || docno.is_empty() {
+            return Err(Error::invalid("qrels", "query and document ids must not be empty"));
+        }
+        let index = match self.query_index.get(qid) {
+            Some(&index) => index,
+            None => {
+                self.queries.push(QueryQrels { qid: qid.to_string(), judgements: Vec::new(), grade_counts: Vec::new() });
+                self.query_index.insert(qid.into(), self.queries.len() - 1);
+                self.queries.len() - 1
+            }
+        };
+        let query = &mut self.queries[index];
+        let input_position = query.judgements.len() as u32;
+        let span = self.docnos.push(docno)?;
+        query.judgements.push(Judgement { docno: span, grade, input_position, line });
+        Ok(())
+    }
+
+    /// Sorts every query's judgements by docno, refuses a document judged twice for one query (as trec_eval
+    /// does), counts grades, and sorts queries by qid.
+    pub fn build(mut self) -> Result<Qrels> {
+        let docnos = &self.docnos;
+        for query in &mut self.queries {
+            query.judgements.sort_by(|a, b| docnos.bytes(a.docno).cmp(docnos.bytes(b.docno)));
+            if let Some(pair) =
+                query.judgements.windows(2).find(|pair| docnos.bytes(pair[0].docno) == docnos.bytes(pair[1].docno))
+            {
+                let (first, second) = if pair[0].input_position < pair[1].input_position {
+                    (pair[0], pair[1])
+                } else {
+                    (pair[1], pair[0])
+                };
+                let docno = docnos.get(first.docno);
+                return Err(if second.line > 0 {
+                    Error::parse(
+                        format!("qrels line {}", second.line),
+                        format!("document '{docno}' is judged twice for query '{}' (first at line {})", query.qid, first.line),
+                    )
+                } else {
+                    Error::invalid("qrels", format!("document '{docno}' is judged twice for query '{}'", query.qid))
+                });
+            }
+            let mut grades: Vec<i64> = query.judgements.iter().map(|j| j.grade).filter(|g| *g >= 0).collect();
+            grades.sort_unstable();
+            for grade in grades {
+                match query.grade_counts.last_mut() {
+                    Some((last, count)) if *last == grade => *count += 1,
+                    _ => query.grade_counts.push((grade, 1)),
+                }
+            }
+        }
+        self.queries.sort_by(|a, b| a.qid.as_bytes().cmp(b.qid.as_bytes()));
+        Ok(Qrels { docnos: self.docnos, queries: self.queries })
+    }
+}

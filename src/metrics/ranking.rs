@@ -1,0 +1,165 @@
+//! From one query's run entries and judgements to the relevance value at each rank (trec_eval's
+//! `form_res_rels`): the input every measure reads.
+//!
+//! Ranking ([`TiePolicy::TrecEval`]): score descending, ties broken by docno in descending byte (`strcmp`)
+//! order; the run's rank column is never used. The relevance value at a rank is the judged grade, or
+//! [`NOT_IN_POOL`] for a document absent from the qrels, or [`UNJUDGED_IN_POOL`] for one judged with a
+//! negative grade.
+
+use super::qrels::{Qrels, QueryQrels};
+use super::run::{QueryRun, Run};
+
+/// Relevance value of a retrieved document that the qrels do not mention (trec_eval `RELVALUE_NONPOOL`).
+pub const NOT_IN_POOL: i64 = -1;
+/// Relevance value of a retrieved document judged with a negative grade (trec_eval `RELVALUE_UNJUDGED`).
+pub const UNJUDGED_IN_POOL: i64 = -2;
+/// `judgement_at_rank` value for a document with no judgement.
+pub const NO_JUDGEMENT: u32 = u32::MAX;
+
+/// How documents with equal scores are ordered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TiePolicy {
+    /// trec_eval 9+/10.0: score descending, then docno descending (byte order).
+    #[default]
+    TrecEval,
+    /// Keep the run's order as given (file order, or insertion order of an in-memory run); scores unused.
+    Input,
+}
+
+/// One query's ranked relevance values and counts (trec_eval's `RES_RELS`).
+#[derive(Debug, Clone, Default)]
+pub struct RankedRelevance {
+    /// Relevance value of the document at rank `i + 1`.
+    pub rels: Vec<i64>,
+    /// Index into the query's (docno-sorted) judgements of the document at rank `i + 1`, or [`NO_JUDGEMENT`].
+    pub judgement_at_rank: Vec<u32>,
+    /// Number of documents retrieved (after the `-M` cut).
+    pub num_ret: u64,
+    /// Number of judged documents with grade ≥ the relevance level.
+    pub num_rel: u64,
+    /// Number of retrieved documents with grade ≥ the relevance level.
+    pub num_rel_ret: u64,
+    /// Retrieved documents absent from the qrels.
+    pub num_nonpool: u64,
+    /// Retrieved documents judged with a negative grade.
+    pub num_unjudged_in_pool: u64,
+    /// The relevance level (`-l`) the counts were made with.
+    pub relevance_level: i64,
+}
+
+impl RankedRelevance {
+    /// True when the value at a rank counts as relevant: `rel ≥ relevance_level`.
+    #[inline]
+    pub fn is_relevant(&self, rel: i64) -> bool {
+        rel >= self.relevance_level
+    }
+}
+
+/// How a query is ranked and judged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RankingOptions {
+    /// Grades ≥ this are relevant (trec_eval `-l`, default 1).
+    pub relevance_level: i64,
+    pub ties: TiePolicy,
+    /// Keep only the top n after ranking (trec_eval `-M`).
+    pub max_results: Option<usize>,
+}
+
+impl Default for RankingOptions {
+    fn default() -> Self {
+        RankingOptions { relevance_level: 1, ties: TiePolicy::TrecEval, max_results: None }
+    }
+}
+
+/// Reusable buffers for [`rank_query`], so that evaluating many queries allocates once.
+#[derive(Debug, Default)]
+pub struct RankingWorkspace {
+    rel_of_entry: Vec<i64>,
+    judgement_of_entry: Vec<u32>,
+    order: Vec<u32>,
+}
+
+/// Ranks one query's entries and judges them against `judged` (the qrels and this query's judgements, if
+/// any), writing into `out`.
+pub fn rank_query(
+    run: &Run,
+    query_run: &QueryRun,
+    judged: Option<(&Qrels, &QueryQrels)>,
+    options: &RankingOptions,
+    workspace: &mut RankingWorkspace,
+    out: &mut RankedRelevance,
+) {
+    let relevance_level = options.relevance_level;
+    let entries = &query_run.entries;
+    let n = entries.len();
+    // Judge every entry by merging the two docno-sorted lists.
+    workspace.rel_of_entry.clear();
+    workspace.rel_of_entry.resize(n, NOT_IN_POOL);
+    workspace.judgement_of_entry.clear();
+    workspace.judgement_of_entry.resize(n, NO_JUDGEMENT);
+    if let Some((qrels, query_qrels)) = judged {
+        let judgements = &query_qrels.judgements;
+        let mut j = 0;
+        for (i, entry) in entries.iter().enumerate() {
+            let docno = run.docno_bytes(entry.docno);
+            while j < judgements.len() && qrels.docno_bytes(judgements[j].docno) < docno {
+                j += 1;
+            }
+            if j < judgements.len() && qrels.docno_bytes(judgements[j].docno) == docno {
+                let grade = judgements[j].grade;
+                workspace.rel_of_entry[i] = if grade < 0 { UNJUDGED_IN_POOL } else { grade };
+                workspace.judgement_of_entry[i] = j as u32;
+            }
+        }
+    }
+    // Rank.
+    workspace.order.clear();
+    workspace.order.extend(0..n as u32);
+    match options.ties {
+        TiePolicy::TrecEval => workspace.order.sort_unstable_by(|&a, &b| {
+            let (ea, eb) = (&entries[a as usize], &entries[b as usize]);
+            // Entries are docno-sorted and unique, so a larger index is a larger docno.
+            eb.score.partial_cmp(&ea.score).unwrap_or(std::cmp::Ordering::Equal).then(b.cmp(&a))
+        }),
+        TiePolicy::Input => workspace.order.sort_unstable_by_key(|&i| entries[i as usize].input_position),
+    }
+    if let Some(max) = options.max_results {
+        workspace.order.truncate(max);
+    }
+    // Relevance by rank and counts.
+    out.rels.clear();
+    out.judgement_at_rank.clear();
+    out.relevance_level = relevance_level;
+    out.num_rel_ret = 0;
+    out.num_nonpool = 0;
+    out.num_unjudged_in_pool = 0;
+    for &i in &workspace.order {
+        let rel = workspace.rel_of_entry[i as usize];
+        out.rels.push(rel);
+        out.judgement_at_rank.push(workspace.judgement_of_entry[i as usize]);
+        match rel {
+            NOT_IN_POOL => out.num_nonpool += 1,
+            UNJUDGED_IN_POOL => out.num_unjudged_in_pool += 1,
+            _ if rel >= relevance_level => out.num_rel_ret += 1,
+            _ => {}
+        }
+    }
+    out.num_ret = out.rels.len() as u64;
+    out.num_rel = judged.map_or(0, |(_, q)| q.num_relevant(relevance_level));
+}
+
+/// The ranking trec_eval `-c` substitutes for a query of the qrels missing from the run: one document
+/// (`ceci_nest_pas_un_docno`) that is in no pool. Measures computed on it are then fixed up by the caller
+/// (num_ret, utility, relstring, unj, rbp_resid reset) exactly as trec_eval does.
+pub fn missing_query_ranking(query_qrels: &QueryQrels, relevance_level: i64, out: &mut RankedRelevance) {
+    out.rels.clear();
+    out.rels.push(NOT_IN_POOL);
+    out.judgement_at_rank.clear();
+    out.judgement_at_rank.push(NO_JUDGEMENT);
+    out.num_ret = 1;
+    out.num_rel = query_qrels.num_relevant(relevance_level);
+    out.num_rel_ret = 0;
+    out.num_nonpool = 1;
+    out.num_unjudged_in_pool = 0;
+    out.relevance_level = relevance_level;
+}

@@ -1,0 +1,209 @@
+//! A run (ranked results): TREC text `qid Q0 docno rank score tag`, or built in memory from the ranx shape
+//! `{qid: {docno: score}}`.
+//!
+//! trec_eval ignores the rank column and ranks by score; this module keeps each query's entries sorted by
+//! docno (byte order) with their input position, so that ranking and judging need no string work beyond one
+//! merge per query. A document listed twice for one query is an error ([`DuplicatePolicy::Error`], as in
+//! trec_eval) unless [`DuplicatePolicy::KeepFirst`] is chosen. Scores must be finite.
+
+use std::collections::HashMap;
+
+use super::docno_arena::{DocnoArena, DocnoSpan};
+use super::text_lines::{content_lines, leading_fields};
+use crate::error::{Error, Result};
+
+/// What to do with a document listed twice for one query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DuplicatePolicy {
+    /// Refuse the run (trec_eval: "duplicate docs").
+    #[default]
+    Error,
+    /// Keep the first occurrence in input order, drop later ones.
+    KeepFirst,
+}
+
+/// One retrieved document of one query.
+#[derive(Debug, Clone, Copy)]
+pub struct RunEntry {
+    pub docno: DocnoSpan,
+    pub score: f64,
+    /// Position among the query's entries in input order (the "input" tie policy ranks by it).
+    pub input_position: u32,
+}
+
+/// The retrieved documents of one query.
+#[derive(Debug, Clone)]
+pub struct QueryRun {
+    pub qid: String,
+    /// Sorted by docno bytes; no docno twice.
+    pub entries: Vec<RunEntry>,
+}
+
+/// A whole run.
+#[derive(Debug, Clone, Default)]
+pub struct Run {
+    docnos: DocnoArena,
+    /// Sorted by qid bytes.
+    queries: Vec<QueryRun>,
+    /// The tag column of the last line (what trec_eval prints as `runid`); empty for in-memory runs.
+    pub name: String,
+}
+
+impl Run {
+    /// Parses TREC run text: `qid Q0 docno rank score tag` per line (further fields ignored, as trec_eval
+    /// does); blank lines and lines starting with `#` are skipped. Errors name the line.
+    pub fn parse(text: &str, duplicates: DuplicatePolicy) -> Result<Run> {
+        let mut builder = RunBuilder::with_capacity(text.len() / 3, duplicates);
+        let mut name = "";
+        for (line_number, line) in content_lines(text) {
+            let ([qid, _q0, docno, _rank, score, tag], count) = leading_fields::<6>(line);
+            if count < 6 {
+                return Err(Error::parse(
+                    format!("run line {line_number}"),
+                    format!("expected 6 fields (qid Q0 docno rank score tag), found {count}"),
+                ));
+            }
+            let score = parse_score(score).map_err(|problem| Error::parse(format!("run line {line_number}"), problem))?;
+            builder.add_at_line(qid, docno, score, line_number as u32)?;
+            name = tag;
+        }
+        let mut run = builder.build()?;
+        run.name = name.to_string();
+        Ok(run)
+    }
+
+    /// Builds a run from `(qid, docno, score)` triples in memory.
+    pub fn from_triples<'a>(
+        triples: impl IntoIterator<Item = (&'a str, &'a str, f64)>,
+        duplicates: DuplicatePolicy,
+    ) -> Result<Run> {
+        let mut builder = RunBuilder::with_capacity(0, duplicates);
+        for (qid, docno, score) in triples {
+            builder.add(qid, docno, score)?;
+        }
+        builder.build()
+    }
+
+    /// Queries, sorted by qid.
+    pub fn queries(&self) -> &[QueryRun] {
+        &self.queries
+    }
+
+    /// The results of `qid`, if the run has any.
+    pub fn query(&self, qid: &str) -> Option<&QueryRun> {
+        self.queries.binary_search_by(|q| q.qid.as_bytes().cmp(qid.as_bytes())).ok().map(|i| &self.queries[i])
+    }
+
+    pub fn docno(&self, entry: &RunEntry) -> &str {
+        self.docnos.get(entry.docno)
+    }
+
+    pub(crate) fn docno_bytes(&self, span: DocnoSpan) -> &[u8] {
+        self.docnos.bytes(span)
+    }
+
+    /// Total number of entries.
+    pub fn len(&self) -> usize {
+        self.queries.iter().map(|q| q.entries.len()).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.queries.is_empty()
+    }
+}
+
+/// A score as text → a finite `f64`, or what is wrong with it.
+fn parse_score(text: &str) -> std::result::Result<f64, String> {
+    let score: f64 = text.parse().map_err(|_| format!("score '{text}' is not a number"))?;
+    check_score(score).map_err(|_| format!("score '{text}' is not finite"))
+}
+
+fn check_score(score: f64) -> std::result::Result<f64, ()> {
+    if score.is_finite() {
+        Ok(score)
+    } else {
+        Err(())
+    }
+}
+
+/// Collects entries one by one, then sorts and checks them.
+#[derive(Debug, Default)]
+pub struct RunBuilder {
+    docnos: DocnoArena,
+    query_index: HashMap<Box<str>, usize>,
+    queries: Vec<QueryRun>,
+    /// Source line of each entry, per query, parallel to `entries` before sorting (text input only).
+    lines: Vec<Vec<u32>>,
+    duplicates: DuplicatePolicy,
+}
+
+impl RunBuilder {
+    pub fn with_capacity(docno_bytes: usize, duplicates: DuplicatePolicy) -> Self {
+        RunBuilder { docnos: DocnoArena::with_capacity(docno_bytes), duplicates, ..Default::default() }
+    }
+
+    /// Adds one in-memory entry; a score that is NaN or infinite is refused.
+    pub fn add(&mut self, qid: &str, docno: &str, score: f64) -> Result<()> {
+        check_score(score)
+            .map_err(|_| Error::invalid(&format!("run[{qid:?}][{docno:?}]"), format!("score {score} is not finite")))?;
+        self.add_at_line(qid, docno, score, 0)
+    }
+
+    fn add_at_line(&mut self, qid: &str, docno: &str, score: f64, line: u32) -> Result<()> {
+        if qid.is_empty() || docno.is_empty() {
+            return Err(Error::invalid("run", "query and document ids must not be empty"));
+        }
+        let index = match self.query_index.get(qid) {
+            Some(&index) => index,
+            None => {
+                self.queries.push(QueryRun { qid: qid.to_string(), entries: Vec::new() });
+                self.lines.push(Vec::new());
+                self.query_index.insert(qid.into(), self.queries.len() - 1);
+                self.queries.len() - 1
+            }
+        };
+        let query = &mut self.queries[index];
+        let input_position = query.entries.len() as u32;
+        let span = self.docnos.push(docno)?;
+        query.entries.push(RunEntry { docno: span, score, input_position });
+        if line > 0 {
+            self.lines[index].push(line);
+        }
+        Ok(())
+    }
+
+    /// Sorts every query's entries by docno (stable, so the first occurrence of a duplicate comes first),
+    /// applies the duplicate policy, and sorts queries by qid.
+    pub fn build(mut self) -> Result<Run> {
+        let docnos = &self.docnos;
+        for (query, lines) in self.queries.iter_mut().zip(&self.lines) {
+            query.entries.sort_by(|a, b| docnos.bytes(a.docno).cmp(docnos.bytes(b.docno)));
+            let duplicate =
+                query.entries.windows(2).position(|pair| docnos.bytes(pair[0].docno) == docnos.bytes(pair[1].docno));
+            let Some(at) = duplicate else { continue };
+            match self.duplicates {
+                DuplicatePolicy::Error => {
+                    let (first, second) = (query.entries[at], query.entries[at + 1]);
+                    let docno = docnos.get(first.docno);
+                    return Err(match (lines.get(first.input_position as usize), lines.get(second.input_position as usize)) {
+                        (Some(first_line), Some(second_line)) => Error::parse(
+                            format!("run line {second_line}"),
+                            format!(
+                                "document '{docno}' is listed twice for query '{}' (first at line {first_line}); \
+                                 pass the keep-first duplicate policy to keep the first",
+                                query.qid
+                            ),
+                        ),
+                        _ => Error::invalid("run", format!("document '{docno}' is listed twice for query '{}'", query.qid)),
+                    });
+                }
+                DuplicatePolicy::KeepFirst => {
+                    query.entries.dedup_by(|later, earlier| docnos.bytes(later.docno) == docnos.bytes(earlier.docno));
+                    // Input positions stay as they were: gaps do not change the input order.
+                }
+            }
+        }
+        self.queries.sort_by(|a, b| a.qid.as_bytes().cmp(b.qid.as_bytes()));
+        Ok(Run { docnos: self.docnos, queries: self.queries, name: String::new() })
+    }
+}
