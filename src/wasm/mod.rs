@@ -6,6 +6,7 @@
 mod convert;
 mod document;
 mod errors;
+mod rankers;
 
 use wasm_bindgen::prelude::*;
 
