@@ -1,0 +1,203 @@
+// The model-free rankers through the built package, imported by name exactly as users do (PARITY.md §3–§6).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import {
+  Document, RerankitError, RecentnessRanker, LostInTheMiddleRanker, DiversityRanker, Pipeline,
+  fuse, adaptiveWeight, combineScores, adaptiveRerank,
+} from "rerankit";
+
+const close = (a, b, tol = 1e-15) => assert.ok(Math.abs(a - b) <= tol, `${a} vs ${b}`);
+const throwsCode = (fn, code, message) =>
+  assert.throws(fn, (err) => {
+    assert.ok(err instanceof RerankitError, `expected RerankitError, got ${err}`);
+    assert.equal(err.code, code);
+    assert.match(err.message, message);
+    return true;
+  });
+
+const goldenDocs = () => [
+  new Document({ content: "one", id: "d1", score: 0.9, meta: { date: "2021-05-01" } }),
+  new Document({ content: "two", id: "d2", score: 0.8, meta: { date: "2023-01-15" } }),
+  new Document({ content: "three", id: "d3", score: 0.4, meta: { date: "2019-12-31" } }),
+  new Document({ content: "four", id: "d4", score: 0.3, meta: { date: "2024-02-29T10:00:00Z" } }),
+];
+
+test("RecentnessRanker: PARITY §3 goldens", () => {
+  const cases = [
+    ["reciprocal_rank_fusion", 0.5, [["d1", 0.016133229247983348], ["d2", 0.016129032258064516], ["d4", 0.016009221311475412], ["d3", 0.015749007936507936]]],
+    ["reciprocal_rank_fusion", 0.0, [["d1", 0.01639344262295082], ["d2", 0.016129032258064516], ["d3", 0.015873015873015872], ["d4", 0.015625]]],
+    ["reciprocal_rank_fusion", 1.0, [["d4", 0.01639344262295082], ["d2", 0.016129032258064516], ["d1", 0.015873015873015872], ["d3", 0.015625]]],
+    ["score", 0.5, [["d2", 0.775], ["d1", 0.7], ["d4", 0.65], ["d3", 0.325]]],
+    ["score", 1.0, [["d4", 1.0], ["d2", 0.75], ["d1", 0.5], ["d3", 0.25]]],
+  ];
+  for (const [rankingMode, weight, want] of cases) {
+    const input = goldenDocs();
+    const out = new RecentnessRanker({ dateMetaField: "date", weight, rankingMode }).run(input);
+    assert.deepEqual(out.map((d) => d.id), want.map(([id]) => id), `${rankingMode} ${weight}`);
+    out.forEach((d, i) => close(d.score, want[i][1]));
+    assert.ok(out[0] instanceof Document);
+    assert.equal(input[0].score, 0.9, "inputs are not mutated");
+  }
+});
+
+test("RecentnessRanker: topK, lists of lists, plain objects, Date values", () => {
+  const ranker = new RecentnessRanker({ dateMetaField: "date", weight: 1, topK: 2 });
+  assert.deepEqual(ranker.run(goldenDocs()).map((d) => d.id), ["d4", "d2"]);
+  const lists = ranker.run([goldenDocs(), [], [{ content: "x", id: "x", meta: { date: new Date("2020-01-01") } }, { content: "y", id: "y", meta: { date: 1700000000 } }]]);
+  assert.equal(lists.length, 3);
+  assert.deepEqual(lists.map((l) => l.map((d) => d.id)), [["d4", "d2"], [], ["y", "x"]]);
+  assert.deepEqual(ranker.run([]), []);
+});
+
+test("RecentnessRanker: unparsable dates keep the list and warn; missing dates throw naming ids", () => {
+  const warnings = [];
+  const ranker = new RecentnessRanker({ dateMetaField: "date", weight: 1, topK: 1, onWarning: (m) => warnings.push(m) });
+  const docs = goldenDocs();
+  docs[1].meta = { date: "not a date" };
+  const out = ranker.run(docs);
+  assert.deepEqual(out.map((d) => d.id), ["d1", "d2", "d3", "d4"]);
+  assert.equal(out[0].score, 0.9);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /documents\[1\]\.meta\.date = "not a date"/);
+  const { warnings: returned } = ranker.runWithWarnings(docs);
+  assert.equal(returned.length, 1);
+
+  const missing = goldenDocs();
+  missing[2].meta = {};
+  throwsCode(() => ranker.run(missing), "INVALID_ARGUMENT", /^documents\[2\]\.meta\.date: .*d3/);
+  throwsCode(() => ranker.run([goldenDocs(), missing]), "INVALID_ARGUMENT", /^documents\[1\]\[2\]\.meta\.date/);
+});
+
+test("RecentnessRanker: score mode warns on scores outside [0, 1]", () => {
+  const warnings = [];
+  const docs = goldenDocs();
+  docs[0].score = 3;
+  new RecentnessRanker({ dateMetaField: "date", rankingMode: "score", onWarning: (m) => warnings.push(m) }).run(docs);
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /^documents\[0\]\.score: 3/);
+});
+
+test("RecentnessRanker: bad options", () => {
+  throwsCode(() => new RecentnessRanker({ dateMetaField: "date", weight: 1.5 }), "INVALID_ARGUMENT", /^weight/);
+  throwsCode(() => new RecentnessRanker({ dateMetaField: "date", rankingMode: "linear" }), "INVALID_ARGUMENT", /^rankingMode/);
+  throwsCode(() => new RecentnessRanker({ weight: 0.5 }), "INVALID_ARGUMENT", /^dateMetaField/);
+  throwsCode(() => new RecentnessRanker({ dateMetaField: "date", topK: 0 }), "INVALID_ARGUMENT", /^topK/);
+  throwsCode(() => new RecentnessRanker({ dateMetaField: "date" }).run("nope"), "INVALID_ARGUMENT", /^documents/);
+  throwsCode(() => new RecentnessRanker({ dateMetaField: "date" }).run([goldenDocs(), goldenDocs()[0]]), "INVALID_ARGUMENT", /mixes/);
+});
+
+const numbered = (n, words = 1) =>
+  Array.from({ length: n }, (_, i) => new Document({ content: Array(words).fill(`w${i + 1}`).join(" "), id: String(i + 1), score: 1 / (i + 1) }));
+
+test("LostInTheMiddleRanker: PARITY §4 goldens", () => {
+  const ids = (docs) => docs.map((d) => d.id).join(" ");
+  assert.equal(ids(new LostInTheMiddleRanker().run(numbered(9))), "1 3 5 7 9 8 6 4 2");
+  assert.equal(ids(new LostInTheMiddleRanker().run(numbered(10))), "1 3 5 7 9 10 8 6 4 2");
+  assert.equal(ids(new LostInTheMiddleRanker({ wordCountThreshold: 45 }).run(numbered(9, 10))), "1 3 5 4 2");
+  assert.equal(ids(new LostInTheMiddleRanker({ topK: 5 }).run(numbered(9))), "1 3 5 4 2");
+  const cut = new LostInTheMiddleRanker({ wordCountThreshold: 45, truncateDocument: true }).run(numbered(9, 10));
+  assert.equal(cut.find((d) => d.id === "5").content, "w5 w5 w5 w5 w5");
+  assert.deepEqual(new LostInTheMiddleRanker().run([numbered(3), numbered(2)]).map(ids), ["1 3 2", "1 2"]);
+  assert.equal(cut[0].score, 1, "scores kept");
+});
+
+test("LostInTheMiddleRanker: non-text documents and bad options", () => {
+  const docs = [...numbered(2), new Document({ content: [["a"], ["1"]], contentType: "table", id: "t" })];
+  throwsCode(() => new LostInTheMiddleRanker().run(docs), "INVALID_ARGUMENT", /^documents\[2\]\.content_type/);
+  throwsCode(() => new LostInTheMiddleRanker({ wordCountThreshold: 0 }), "INVALID_ARGUMENT", /^wordCountThreshold/);
+});
+
+test("DiversityRanker: greedy and MMR on embeddings; score = similarity to the query", async () => {
+  const vecs = [[0.9, 0.1], [0.8, 0.3], [0.1, 0.9], [0.85, 0.12]];
+  const docs = vecs.map((e, i) => new Document({ content: `doc ${i}`, id: `d${i}`, embedding: e }));
+  const greedy = new DiversityRanker({ similarity: "dot_product" }).run({ queryEmbedding: [1, 0] }, docs);
+  assert.deepEqual(greedy.map((d) => d.id), ["d0", "d2", "d3", "d1"]);
+  close(greedy[0].score, 0.9, 1e-7);
+  const mmr = new DiversityRanker({ similarity: "dot_product", strategy: "mmr", lambda: 0.5, topK: 2 }).run([1, 0], docs);
+  assert.deepEqual(mmr.map((d) => d.id), ["d0", "d3"]);
+  const nested = await new DiversityRanker({ strategy: "mmr", lambda: 0 }).run([{ queryEmbedding: [1, 0] }, { queryEmbedding: [0, 1] }], [docs, docs]);
+  assert.deepEqual(nested.map((l) => l[0].id), ["d0", "d2"]);
+  const cosine = new DiversityRanker({ similarity: "cosine" }).rank(new Float32Array([0, 2]), docs);
+  assert.equal(cosine[0].id, "d2");
+  close(cosine[0].score, 0.9 / Math.hypot(0.1, 0.9), 1e-6);
+});
+
+test("DiversityRanker: an embedder fills in missing embeddings", async () => {
+  const table = { alpha: [1, 0], beta: [0, 1], "alpha too": [0.9, 0.1], q: [1, 0] };
+  const embedder = { embed: async (texts) => texts.map((t) => Float32Array.from(table[t])) };
+  const docs = ["alpha", "beta", "alpha too"].map((c) => new Document({ content: c }));
+  const out = await new DiversityRanker({ embedder, similarity: "cosine" }).run("q", docs);
+  assert.deepEqual(out.map((d) => d.content), ["alpha", "beta", "alpha too"]);
+  assert.ok(out[0].embedding instanceof Float32Array);
+});
+
+test("DiversityRanker: bad input", () => {
+  const docs = [new Document({ content: "a", id: "a", embedding: [1, 0] }), new Document({ content: "b", id: "b" })];
+  throwsCode(() => new DiversityRanker().run([1, 0], docs), "INVALID_ARGUMENT", /^documents\[1\]\.embedding/);
+  throwsCode(() => new DiversityRanker().run("text query", docs.slice(0, 1)), "INVALID_ARGUMENT", /^query/);
+  throwsCode(() => new DiversityRanker().rank([1, 0, 0], docs.slice(0, 1)), "INVALID_ARGUMENT", /^documents\[0\]\.embedding: has 2 dimensions/);
+  throwsCode(() => new DiversityRanker({ strategy: "mmr", lambda: 2 }), "INVALID_ARGUMENT", /^lambda/);
+  throwsCode(() => new DiversityRanker({ similarity: "l2" }), "INVALID_ARGUMENT", /^similarity/);
+  throwsCode(() => new DiversityRanker({ similarity: "cosine" }).rank([0, 0], docs.slice(0, 1)), "INVALID_ARGUMENT", /^queryEmbedding: is a zero vector/);
+});
+
+test("fuse: ranx definitions, tie policy", () => {
+  const runs = [{ q1: { c: 1, a: 3, b: 2 } }, { q1: { b: 0.9, c: 0.5, d: 0.1 } }];
+  const rrf = fuse(runs, { method: "rrf" });
+  assert.deepEqual(Object.keys(rrf.q1), ["b", "c", "a", "d"]);
+  close(rrf.q1.b, 1 / 62 + 1 / 61);
+  assert.deepEqual(fuse(runs), rrf, "rrf is the default");
+  const mnz = fuse(runs, { method: "combmnz", norm: "min-max" });
+  assert.deepEqual(mnz.q1, { b: 3, a: 1, c: 1, d: 0 });
+  assert.deepEqual(Object.keys(mnz.q1), ["b", "a", "c", "d"]);
+  assert.deepEqual(fuse(runs, { method: "combsum" }).q1, { b: 1.5, a: 1, c: 0.5, d: 0 });
+  assert.deepEqual(Object.keys(fuse(runs, { method: "combmax" }).q1), ["a", "b", "c", "d"]);
+  const wsum = fuse(runs, { method: "wsum", weights: [0.7, 0.3] });
+  close(wsum.q1.b, 0.65, 1e-12);
+  close(fuse(runs, { method: "combsum", norm: "zmuv" }).q1.a, 1 / Math.sqrt(2 / 3), 1e-12);
+  assert.deepEqual(fuse(runs, { method: "combsum", norm: null }).q1, { a: 3, b: 2.9, c: 1.5, d: 0.1 });
+});
+
+test("fuse: bad input", () => {
+  throwsCode(() => fuse([]), "INVALID_ARGUMENT", /^runs/);
+  throwsCode(() => fuse([{ q1: { a: "x" } }]), "INVALID_ARGUMENT", /^runs\[0\]\.q1\.a/);
+  throwsCode(() => fuse([{ q1: { a: NaN } }]), "INVALID_ARGUMENT", /^runs\[0\]\.q1\.a/);
+  throwsCode(() => fuse([{ q1: { a: 1 } }], { method: "wsum" }), "INVALID_ARGUMENT", /^weights/);
+  throwsCode(() => fuse([{ q1: { a: 1 } }], { method: "wsum", weights: [1, 2] }), "INVALID_ARGUMENT", /^weights/);
+  throwsCode(() => fuse([{ q1: { a: 1 } }], { method: "borda" }), "INVALID_ARGUMENT", /^method/);
+  throwsCode(() => fuse([{ q1: { a: 1 } }], { method: "combsum", norm: "borda" }), "UNSUPPORTED", /borda/);
+});
+
+const RETRIEVED = [0.9782995053726794, 0.9504939500760989, 0.8765814146070106, 0.8623934128019434, 0.842523354483268,
+  0.7736853461402741, 0.7713904667955406, 0.6740331628686816, 0.6378117863548827, 0.5634670917387724];
+const RERANKED = [0.8958727100108653, 0.9704265468563152, 0.8037856351531634, 0.4605732745735953, 0.9991750843646917,
+  0.7299899568668072, 0.6836966943663378, 0.6294383998509153, 0.5605524792499585, 0.41810846856511075];
+
+test("adaptiveWeight and combineScores: the blog's numbers (PARITY §6)", () => {
+  const rmse = adaptiveWeight(RETRIEVED, RERANKED);
+  close(rmse.error, 2.23606797749979, 1e-12);
+  close(rmse.weight, 2.23606797749979, 1e-12);
+  const mae = adaptiveWeight(RETRIEVED, RERANKED, { error: "mae", minWeight: 2 });
+  close(mae.error, 1.6, 1e-12);
+  assert.equal(mae.weight, 2);
+  const avg = combineScores(RETRIEVED, RERANKED);
+  assert.deepEqual(avg.slice(0, 3), [0.9370861076917724, 0.960460248466207, 0.840183524880087]);
+  assert.equal(combineScores(RETRIEVED, RERANKED, { retrieverWeight: 1.2, rerankerWeight: 1.5 })[0], 1.2588842357317565);
+  throwsCode(() => adaptiveWeight([1, 2], [1]), "INVALID_ARGUMENT", /^afterScores/);
+  throwsCode(() => adaptiveWeight([1, "2"], [1, 2]), "INVALID_ARGUMENT", /^beforeScores\[1\]/);
+  throwsCode(() => combineScores([1], [NaN]), "INVALID_ARGUMENT", /^rerankerScores\[0\]/);
+  throwsCode(() => adaptiveWeight([1], [1], { error: "mse" }), "INVALID_ARGUMENT", /^error/);
+});
+
+test("adaptiveRerank returns the weight with the re-sorted documents; Pipeline chains rankers", async () => {
+  const docs = RETRIEVED.map((s, i) => new Document({ content: `doc ${i}`, id: `d${i}`, score: s }));
+  const res = adaptiveRerank(docs, RERANKED, { topK: 3 });
+  close(res.weight, 2.23606797749979, 1e-12);
+  assert.equal(res.documents.length, 3);
+  assert.deepEqual(res.documents.map((d) => d.id), ["d1", "d4", "d0"]);
+  close(res.documents[1].score, (RETRIEVED[4] + RERANKED[4] * res.weight) / 2, 1e-15);
+
+  const pipeline = new Pipeline([new RecentnessRanker({ dateMetaField: "date", weight: 1 }), new LostInTheMiddleRanker(), (d) => d.slice(0, 3)]);
+  const out = await pipeline.run(goldenDocs());
+  assert.deepEqual(out.map((d) => d.id), ["d4", "d1", "d3"]);
+});
