@@ -155,3 +155,103 @@ fn bad_input() {
     let err = Run::from_json("runs[2]", &json!({"q1": [1, 2]})).unwrap_err();
     assert!(err.message.starts_with("runs[2].q1:"), "{}", err.message);
 }
+
+// ------------------------------------------------------------------------------------------ ranx's own outputs
+//
+// tests/fixtures/collection/fusion/*.trec hold `ranx.fuse` of runs/bm25.trec × runs/ce_probe.trec (see the
+// provenance.json there). ranx ranks tied input scores in an order of numpy's choosing, so for RRF the documents
+// tied within an input run can swap contributions: for those the test checks the sum of their fused scores per
+// query (invariant under such swaps), for every other document the score itself, to 1e-6.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::Path;
+
+fn read_trec(path: &Path) -> Vec<(String, Vec<(String, f64)>)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut queries: Vec<(String, Vec<(String, f64)>)> = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(f.len(), 6, "{}: {line}", path.display());
+        let score: f64 = f[4].parse().unwrap();
+        match queries.last_mut() {
+            Some((q, docs)) if q == f[0] => docs.push((f[2].to_string(), score)),
+            _ => queries.push((f[0].to_string(), vec![(f[2].to_string(), score)])),
+        }
+    }
+    queries
+}
+
+/// Doc ids that share their score with another doc of the same query in `run`.
+fn tied_docs(run: &Run) -> HashMap<String, HashSet<String>> {
+    let mut out = HashMap::new();
+    for (q, results) in &run.queries {
+        let mut by_score: BTreeMap<u64, Vec<&str>> = BTreeMap::new();
+        for (d, s) in results {
+            by_score.entry(s.to_bits()).or_default().push(d);
+        }
+        let tied: HashSet<String> = by_score.values().filter(|v| v.len() > 1).flatten().map(|d| d.to_string()).collect();
+        out.insert(q.clone(), tied);
+    }
+    out
+}
+
+#[test]
+fn equals_ranx_on_the_collection_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/collection");
+    let fusion = root.join("fusion");
+    let (bm25, ce) = (root.join("runs/bm25.trec"), root.join("runs/ce_probe.trec"));
+    if !fusion.join("rrf.trec").exists() || !bm25.exists() || !ce.exists() {
+        eprintln!("skipped: ranx fusion fixtures not present (scripts/fixtures.sh --regenerate-references makes them)");
+        return;
+    }
+    let runs = vec![Run::new(read_trec(&bm25)), Run::new(read_trec(&ce))];
+    let mut input_ties: HashMap<String, HashSet<String>> = HashMap::new();
+    for run in &runs {
+        for (q, docs) in tied_docs(run) {
+            input_ties.entry(q).or_default().extend(docs);
+        }
+    }
+    let cases: [(&str, FusionMethod, Normalization); 5] = [
+        ("rrf", FusionMethod::ReciprocalRank { k: 60.0 }, Normalization::None),
+        ("wsum", FusionMethod::Combined(Combination::WeightedSum(vec![0.5, 0.5])), Normalization::MinMax),
+        ("combsum", FusionMethod::Combined(Combination::Sum), Normalization::MinMax),
+        ("combmnz", FusionMethod::Combined(Combination::Mnz), Normalization::MinMax),
+        ("combmax", FusionMethod::Combined(Combination::Max), Normalization::MinMax),
+    ];
+    for (name, method, norm) in cases {
+        let ours = fuse(&runs, &method, norm).unwrap();
+        let ours: HashMap<&str, HashMap<&str, f64>> =
+            ours.queries.iter().map(|(q, r)| (q.as_str(), r.iter().map(|(d, s)| (d.as_str(), *s)).collect())).collect();
+        let theirs = read_trec(&fusion.join(format!("{name}.trec")));
+        assert_eq!(ours.len(), theirs.len(), "{name}: query count");
+        for (q, docs) in &theirs {
+            let mine = &ours[q.as_str()];
+            assert_eq!(mine.len(), docs.len(), "{name} {q}: document count");
+            let ties = if name == "rrf" { input_ties.get(q).cloned().unwrap_or_default() } else { HashSet::new() };
+            let (mut tied_ours, mut tied_theirs) = (0.0, 0.0);
+            for (d, s) in docs {
+                let m = *mine.get(d.as_str()).unwrap_or_else(|| panic!("{name} {q}: {d} missing"));
+                if ties.contains(d) {
+                    tied_ours += m;
+                    tied_theirs += s;
+                } else {
+                    assert!((m - s).abs() <= 1e-6, "{name} {q} {d}: {m} vs ranx {s}");
+                }
+            }
+            assert!((tied_ours - tied_theirs).abs() <= 1e-6 * ties.len().max(1) as f64, "{name} {q}: tied documents");
+        }
+    }
+    // Tie-broken RRF: score descending, doc id ascending, where no input ties make ranx's scores ambiguous.
+    let tiebreak = fusion.join("rrf_tiebreak_docid.trec");
+    if tiebreak.exists() {
+        let ours = fuse(&runs, &FusionMethod::ReciprocalRank { k: 60.0 }, Normalization::MinMax).unwrap();
+        for (q, docs) in read_trec(&tiebreak) {
+            if input_ties.get(&q).is_some_and(|t| !t.is_empty()) {
+                continue;
+            }
+            let mine: Vec<&str> = ours.results(&q).unwrap().iter().map(|(d, _)| d.as_str()).collect();
+            let theirs: Vec<&str> = docs.iter().map(|(d, _)| d.as_str()).collect();
+            assert_eq!(mine, theirs, "rrf tie-broken order of {q}");
+        }
+    }
+}
