@@ -33,7 +33,7 @@ test("fromDict/toDict round-trip with a field map; unknown fields go to meta", (
 test("bad input gives a RerankitError with a stable code naming the field", () => {
   const cases = [
     [() => new Document({ content: 42 }), "INVALID_ARGUMENT", /^content/],
-    [() => new Document({ content: "t", score: NaN }), "INVALID_ARGUMENT", /^score/],
+    [() => new Document({ content: "t", score: NaN }), "INVALID_ARGUMENT", /\bscore\b/],
     [() => new Document({ content: "t", meta: { when: Infinity } }), "INVALID_ARGUMENT", /meta\.when/],
     [() => new Document({ content: "t", idHashKeys: [] }), "INVALID_ARGUMENT", /^id_hash_keys/],
     [() => new Document({ content: "t", idHashKeys: ["embedding"] }), "UNSUPPORTED", /embedding/],
