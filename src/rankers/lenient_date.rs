@@ -12,7 +12,7 @@
 //!
 //! Dates without a zone are taken as UTC; dates with one are converted to UTC, so that every date compares with
 //! every other (Python refuses to compare naive with aware datetimes; rerankit orders them instead). A date without
-//! a time is midnight.
+//! a time is midnight; a time without a date (`4:00pm`) is today's, as dateutil reads it.
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use serde_json::Value;
