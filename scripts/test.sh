@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: every test suite, on a fresh machine too. Installs what is missing (scripts/setup.sh), builds the
 # models and fixtures (npm run fixtures), runs the Rust tests natively, builds the wasm package once and runs the
-# Node tests against it. `npm test rust` / `npm test node` run one part.
+# Node tests against it, then the other runtimes (Deno, workerd, Chromium). `npm test -- rust|node|runtimes` runs
+# one part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 part=${1:-all}
@@ -10,12 +11,12 @@ say() { printf '\n[test] %s\n' "$*"; }
 
 bash scripts/setup.sh
 
-if [ -f scripts/fixtures.sh ] && [ "$part" != rust-quick ]; then
-  say "fixtures (npm run fixtures)"
-  bash scripts/fixtures.sh
-fi
+say "fixtures (npm run fixtures)"
+bash scripts/fixtures.sh
 
 if [ "$part" = all ] || [ "$part" = rust ]; then
+  # The WebGPU kernels are tested natively on Mesa's software Vulkan driver where no GPU is present.
+  if [ -f scripts/install-vulkan.sh ]; then bash scripts/install-vulkan.sh; fi
   say "Rust tests (native, release)"
   cargo test --release --locked
 fi
@@ -25,6 +26,13 @@ if [ "$part" = all ] || [ "$part" = node ]; then
   node scripts/build.mjs ${RERANKIT_BUILD:+--$RERANKIT_BUILD}
   say "Node tests (node:test, importing the package by name)"
   node --test --test-reporter=spec tests/node/*.test.mjs
+fi
+
+if [ "$part" = all ] || [ "$part" = runtimes ]; then
+  bash scripts/install-chromium.sh
+  if [ "$part" = runtimes ] && [ ! -f pkg/dist/node.js ]; then node scripts/build.mjs; fi
+  say "runtimes: Deno, Cloudflare workerd, headless Chromium"
+  node --test --test-reporter=spec --test-concurrency=1 tests/runtimes/runtimes.test.mjs
 fi
 
 say "all suites passed in $(( $(date +%s) - t0 )) s"

@@ -1,0 +1,41 @@
+// The same checks in every runtime: ids, evaluate and rerank through the package's public entry point.
+// Runtime harnesses (Deno, workerd, Chromium) run `scenario` and return its JSON; tests/runtimes/runtimes.test.mjs
+// compares each with the result of the Node entry.
+
+export const QUERY = "Does vitamin D supplementation reduce the risk of fractures?";
+export const DOCUMENTS = [
+  "Bananas are rich in potassium and are a popular snack among athletes.",
+  "In a meta-analysis of randomised trials, vitamin D supplementation alone did not reduce hip or total fractures in older adults.",
+  "Daily vitamin D with calcium reduced the incidence of hip fractures among elderly women living in nursing homes.",
+  "The study measured blood pressure in adolescents who drank coffee.",
+  "Vitamin D receptor polymorphisms were associated with bone mineral density in postmenopausal women.",
+];
+export const QRELS = { q1: { d2: 2, d3: 1, d5: 1 }, q2: { a: 1 } };
+export const RUN = { q1: { d1: 0.9, d2: 0.8, d3: 0.3, d4: 0.2, d5: 0.1 }, q2: { b: 2.0, a: 1.0 } };
+export const MEASURES = ["ndcg_cut_10", "map", "recip_rank", "P_5", "recall_100"];
+
+/**
+ * @param rr the imported package (`import * as rr from "rerankit"`)
+ * @param model `{model, tokenizer}`: whatever `CrossEncoder.load` accepts in this runtime (path, URL or bytes)
+ */
+export async function scenario(rr, model) {
+  const ids = DOCUMENTS.map((content) => new rr.Document({ content }).id);
+  const evaluation = rr.evaluate(QRELS, RUN, MEASURES);
+  const t0 = Date.now();
+  const ranker = await rr.CrossEncoder.load(model);
+  const loadMs = Date.now() - t0;
+  const reranked = await ranker.rerank(QUERY, DOCUMENTS, { topK: null });
+  let errorCode = null;
+  try {
+    new rr.Document({ content: 42 });
+  } catch (e) {
+    errorCode = e instanceof rr.RerankitError ? e.code : `not a RerankitError: ${e}`;
+  }
+  return {
+    ids,
+    aggregate: evaluation.aggregate,
+    rerank: reranked.map((r) => ({ index: r.index, score: r.score })),
+    errorCode,
+    loadMs,
+  };
+}
