@@ -351,6 +351,9 @@ impl Metric {
         if let Some(at) = name.find('@') {
             return Ok(vec![parse_at_style(&name[..at], &name[at + 1..], name)?]);
         }
+        if let Some(metric) = parse_underscore_cutoff(name)? {
+            return Ok(vec![metric]);
+        }
         let (family, params) = match name.find('.') {
             Some(dot) => (&name[..dot], Some(&name[dot + 1..])),
             None => (name, None),
@@ -366,9 +369,6 @@ impl Metric {
             return trec_family(family, params, name);
         }
         if params.is_none() {
-            if let Some(metric) = parse_underscore_cutoff(name)? {
-                return Ok(vec![metric]);
-            }
             if let Some(metric) = parse_alias(name) {
                 return Ok(vec![metric]);
             }

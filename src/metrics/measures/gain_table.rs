@@ -36,9 +36,13 @@ impl GainTable {
             .filter(|(name, _)| is_integer_name(name))
             .filter_map(|(name, gain)| name.parse::<i64>().ok().map(|grade| GainLevel { grade, gain: *gain, count: 0 }))
             .collect();
-        let num_levels = query.map_or(0, |q| q.num_grade_levels());
-        for grade in 0..num_levels {
-            let count = query.map_or(0, |q| q.count_at_grade(grade));
+        // trec_eval adds a default level (gain = grade) for every grade from 0 to the highest judged one.
+        // Grades nobody was judged with cannot be retrieved and, apart from grade 0 (the minimum rbp
+        // rescales by), change no measure, so only judged grades and grade 0 are listed: a qrels with a
+        // huge grade does not make a huge table.
+        let judged = query.map_or(&[][..], |q| q.grade_counts.as_slice());
+        let zero = if judged.is_empty() || judged[0].0 == 0 { None } else { Some((0i64, 0u64)) };
+        for &(grade, count) in zero.iter().chain(judged) {
             match levels.iter_mut().find(|level| level.grade == grade) {
                 Some(level) => level.count = count,
                 None => levels.push(GainLevel { grade, gain: grade as f64, count }),

@@ -57,7 +57,10 @@ fn ideal_grades(query: Option<&QueryQrels>) -> impl Iterator<Item = i64> + '_ {
 /// `k = None` for the whole ranking.
 pub fn ndcg_burges(r: &RankedRelevance, query: Option<&QueryQrels>, k: Option<u32>) -> f64 {
     let k = k.map_or(usize::MAX, |k| k as usize);
-    let burges = |grade: i64| (grade as f64).exp2() - 1.0;
+    // (2^g − 1) · 2^−m with m the highest grade: the ratio is unchanged and huge grades do not overflow.
+    let highest = ideal_grades(query).next().unwrap_or(0);
+    let scale = if highest > 512 { highest as f64 } else { 0.0 };
+    let burges = |grade: i64| (grade as f64 - scale).exp2() - (-scale).exp2();
     let dcg: f64 =
         r.rels.iter().take(k).enumerate().filter(|(_, &rel)| rel > 0).map(|(i, &rel)| burges(rel) / discount(i)).fold(0.0, |total, x| total + x);
     let ideal: f64 = ideal_grades(query).take(k).enumerate().map(|(i, grade)| burges(grade) / discount(i)).fold(0.0, |total, x| total + x);
