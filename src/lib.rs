@@ -10,6 +10,7 @@
 
 pub mod document;
 pub mod error;
+pub mod eval;
 pub mod metrics;
 pub mod rankers;
 
