@@ -14,6 +14,7 @@
 //! measures (`*_avgjg`, `-R qrels_jg`), `yaap`, `-J`, `-Z` z-scores.
 
 pub mod aggregate;
+pub mod comparison;
 mod docno_arena;
 pub mod evaluation;
 pub mod measure;
@@ -23,6 +24,7 @@ pub mod qrels;
 pub mod ranking;
 pub mod ranx_shape;
 pub mod run;
+pub mod significance;
 mod text_lines;
 pub mod trec_cli;
 pub mod trec_format;
