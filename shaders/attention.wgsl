@@ -1,0 +1,79 @@
+// Multi-head self-attention for one (query token i, head h, sequence b) per workgroup (64 threads):
+//   q = Q[b, i, h] · scale (scale = 1/√d),  sⱼ = q · K[b, j, h] + (mask[b, j] = 0 ? f32::MIN : 0)
+//   pⱼ = exp(sⱼ − maxₖ sₖ) / Σₖ exp(sₖ − maxₖ sₖ)          (numerically stable softmax)
+//   ctx[b, i, h·d + c] = Σⱼ pⱼ · V[b, j, h·d + c]
+// Q, K, V are the three H-wide column blocks of the fused projection qkv [B·S, 3H]; the mask term is the
+// exported graph's (1 − m)·finfo(f32).min. S ≤ 512, head_dim d ≤ 128.
+//
+// Bindings: 0 params {batch, seq, heads, head_dim, hidden, scale}, 1 qkv [B·S, 3H], 2 mask [B·S] u32,
+// 3 ctx [B·S, H] (write). Dispatch: (S, heads, B).
+
+struct AttnParams {
+    batch: u32, seq: u32, heads: u32, head_dim: u32,
+    hidden: u32, scale: f32, _p6: u32, _p7: u32,
+}
+
+@group(0) @binding(0) var<uniform> p: AttnParams;
+@group(0) @binding(1) var<storage, read> qkv: array<f32>;
+@group(0) @binding(2) var<storage, read> mask: array<u32>;
+@group(0) @binding(3) var<storage, read_write> ctx: array<f32>;
+
+const WG: u32 = 64u;
+const F32_MIN: f32 = -3.40282347e+38;
+
+var<workgroup> sc: array<f32, 512>;
+var<workgroup> qs: array<f32, 128>;
+var<workgroup> red: array<f32, 64>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+    let i = wid.x;
+    let h = wid.y;
+    let b = wid.z;
+    let S = p.seq;
+    let d = p.head_dim;
+    let H = p.hidden;
+    let stride = 3u * H;
+    let qbase = (b * S + i) * stride + h * d;
+    for (var c = lid; c < d; c = c + WG) { qs[c] = qkv[qbase + c] * p.scale; }
+    workgroupBarrier();
+
+    var m = F32_MIN;
+    for (var j = lid; j < S; j = j + WG) {
+        let kbase = (b * S + j) * stride + H + h * d;
+        var s = 0.0;
+        for (var c = 0u; c < d; c = c + 1u) { s = fma(qs[c], qkv[kbase + c], s); }
+        if (mask[b * S + j] == 0u) { s = s + F32_MIN; }
+        sc[j] = s;
+        m = max(m, s);
+    }
+    red[lid] = m;
+    workgroupBarrier();
+    for (var r = WG / 2u; r > 0u; r = r >> 1u) {
+        if (lid < r) { red[lid] = max(red[lid], red[lid + r]); }
+        workgroupBarrier();
+    }
+    let mx = red[0];
+    workgroupBarrier();
+
+    var z = 0.0;
+    for (var j = lid; j < S; j = j + WG) {
+        let e = exp(sc[j] - mx);
+        sc[j] = e;
+        z = z + e;
+    }
+    red[lid] = z;
+    workgroupBarrier();
+    for (var r = WG / 2u; r > 0u; r = r >> 1u) {
+        if (lid < r) { red[lid] = red[lid] + red[lid + r]; }
+        workgroupBarrier();
+    }
+    let inv = 1.0 / red[0];
+
+    for (var c = lid; c < d; c = c + WG) {
+        var acc = 0.0;
+        let vbase = b * S * stride + 2u * H + h * d + c;
+        for (var j = 0u; j < S; j = j + 1u) { acc = fma(sc[j], qkv[vbase + j * stride], acc); }
+        ctx[(b * S + i) * H + h * d + c] = acc * inv;
+    }
+}

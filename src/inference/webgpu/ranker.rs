@@ -1,0 +1,363 @@
+//! Device selection, the parity probe and the CPU fallback.
+//!
+//! [`Device`] is the user's choice: `"webgpu"`, `"cpu"` or `"auto"`. `auto` and `webgpu` both try the GPU (an
+//! adapter, a supported graph); `cpu` never does. When the GPU cannot be used — no adapter, a graph the kernels
+//! do not cover (`UNSUPPORTED`: int8, RoBERTa positions, …) — the model runs on the CPU and a warning says why
+//! (`webgpu` warns, `auto` too: the caller asked for speed and should know it did not get it).
+//!
+//! **Parity probe.** On first use the GPU runs a fixed probe batch (pairs of mixed lengths, padded) and its
+//! outputs are compared with the CPU (tract) path's: if any differs by more than [`PROBE_TOLERANCE`] the model
+//! switches to the CPU for good, the warning callback is called and [`device`](GpuCrossEncoder::device) says
+//! `"cpu"`. A GPU error or non-finite output at any later batch does the same (that batch is recomputed on the
+//! CPU). WebGPU here therefore never returns an answer the CPU path would not.
+
+use super::context::Gpu;
+use super::model::{GpuBert, Output};
+use super::weights::BertWeights;
+use crate::inference::batching::{batches, Sequence};
+use crate::inference::cpu::decode;
+use crate::inference::cross_encoder::rank;
+use crate::inference::model_info::parse_config;
+use crate::inference::{CrossEncoder, Embedder, LoadOptions, ModelFiles, Ranked, RerankOptions};
+use crate::{Error, Result};
+use std::sync::Arc;
+
+/// Largest |GPU − CPU| difference the probe accepts on logits / embedding components.
+pub const PROBE_TOLERANCE: f32 = 1e-3;
+
+/// Where a model should run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Device {
+    /// WebGPU when an adapter exists and the model is supported, else the CPU.
+    #[default]
+    Auto,
+    /// The GPU is wanted (falls back to the CPU with a warning when it cannot be used).
+    WebGpu,
+    /// tract on the CPU only.
+    Cpu,
+}
+
+impl Device {
+    /// Parses `"webgpu" | "cpu" | "auto"` (`INVALID_ARGUMENT` otherwise).
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "auto" => Ok(Device::Auto),
+            "webgpu" | "gpu" => Ok(Device::WebGpu),
+            "cpu" => Ok(Device::Cpu),
+            other => Err(Error::invalid("device", format!("{other:?} is not one of \"webgpu\", \"cpu\", \"auto\""))),
+        }
+    }
+}
+
+/// Called with a human-readable message whenever the GPU is given up for the CPU.
+pub type WarningFn = Box<dyn Fn(&str)>;
+
+/// The probe's verdict.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProbeReport {
+    /// Largest |GPU − CPU| over the probe outputs.
+    pub max_abs_diff: f32,
+    pub passed: bool,
+    /// Outputs compared.
+    pub values: usize,
+}
+
+/// Pairs of mixed lengths: short, medium and one long enough to need most of a 128-token window, so the probe
+/// batch is padded and exercises the mask.
+pub const PROBE_PAIRS: [(&str, &str); 6] = [
+    ("what is the capital of france?", "Paris is the capital and most populous city of France."),
+    ("what is the capital of france?", "The Eiffel Tower is a wrought-iron lattice tower in Paris."),
+    ("how do vaccines work", "Vaccines train the immune system to recognise a pathogen without causing the disease, by presenting an antigen; memory B and T cells then respond faster on a later infection."),
+    ("rust borrow checker", "ok"),
+    ("effect of aspirin on heart attack risk", "Low-dose aspirin inhibits platelet cyclooxygenase, reducing thromboxane A2 and platelet aggregation. In primary prevention trials the absolute reduction of myocardial infarction was small and offset by bleeding; in secondary prevention after a heart attack or stroke the benefit clearly outweighs the bleeding risk, which is why guidelines recommend it there. Enteric coating does not remove the gastrointestinal risk, and interactions with ibuprofen can blunt the antiplatelet effect when ibuprofen is taken first."),
+    ("¿dónde está la biblioteca? 図書館", "La biblioteca está cerca de la estación; 図書館は駅の近くにあります。"),
+];
+
+enum State {
+    Cpu { reason: Option<String> },
+    Unprobed(Box<GpuBert>),
+    Gpu(Box<GpuBert>),
+}
+
+struct Backend {
+    state: State,
+    warn: Option<WarningFn>,
+    warnings: Vec<String>,
+    probe: Option<ProbeReport>,
+}
+
+impl Backend {
+    /// Tries the GPU for `files` unless `device` is `Cpu`.
+    async fn open(files: &ModelFiles<'_>, device: Device, output: &str, warn: Option<WarningFn>) -> Self {
+        let mut b = Backend { state: State::Cpu { reason: None }, warn, warnings: Vec::new(), probe: None };
+        if device == Device::Cpu {
+            return b;
+        }
+        match Self::load_gpu(files, output).await {
+            Ok(m) => b.state = State::Unprobed(Box::new(m)),
+            Err(e) => b.fall_back(format!("WebGPU unavailable, using the CPU: {}", e.message)),
+        }
+        b
+    }
+
+    async fn load_gpu(files: &ModelFiles<'_>, output: &str) -> Result<GpuBert> {
+        let config = files.config.map(parse_config).transpose()?;
+        let heads = config.as_ref().and_then(|c| c.get("num_attention_heads")).and_then(|v| v.as_u64()).map(|v| v as usize);
+        let proto = decode(files.model)?;
+        let weights = BertWeights::from_onnx(&proto, output, heads)?;
+        drop(proto);
+        let gpu = Arc::new(Gpu::new().await?);
+        Ok(GpuBert::new(gpu, &weights))
+    }
+
+    fn fall_back(&mut self, reason: String) {
+        if let Some(w) = &self.warn {
+            w(&reason);
+        }
+        self.warnings.push(reason.clone());
+        self.state = State::Cpu { reason: Some(reason) };
+    }
+
+    fn device(&self) -> &'static str {
+        match self.state {
+            State::Cpu { .. } => "cpu",
+            _ => "webgpu",
+        }
+    }
+
+    fn adapter(&self) -> Option<String> {
+        match &self.state {
+            State::Unprobed(m) | State::Gpu(m) => Some(m.gpu().describe()),
+            State::Cpu { .. } => None,
+        }
+    }
+
+    /// Runs the probe (first use), then `sequences` in batches on the active device; `cpu(probe, batch_size)`
+    /// computes the same outputs on the CPU, for the probe sequences (`probe = true`) or for `sequences` (the
+    /// fallback). `width` values per sequence.
+    async fn run(
+        &mut self,
+        sequences: &[Sequence],
+        batch_size: usize,
+        pad_id: i64,
+        output: Output,
+        width: usize,
+        probe: &[Sequence],
+        cpu: &dyn Fn(bool, usize) -> Result<Vec<f32>>,
+    ) -> Result<Vec<f32>> {
+        if batch_size == 0 {
+            return Err(Error::invalid("batchSize", "must be at least 1"));
+        }
+        if let State::Unprobed(_) = self.state {
+            let State::Unprobed(mut m) = std::mem::replace(&mut self.state, State::Cpu { reason: None }) else { unreachable!() };
+            let want = cpu(true, probe.len())?;
+            let got = gpu_outputs(&mut m, probe, probe.len(), pad_id, output, width).await;
+            match got {
+                Ok(got) => {
+                    let max_abs_diff = got.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
+                    let passed = got.len() == want.len() && max_abs_diff <= PROBE_TOLERANCE;
+                    self.probe = Some(ProbeReport { max_abs_diff, passed, values: want.len() });
+                    if passed {
+                        self.state = State::Gpu(m);
+                    } else {
+                        self.fall_back(format!(
+                            "WebGPU parity probe failed on {} (max |GPU − CPU| = {max_abs_diff:.3e} > {PROBE_TOLERANCE:.0e}); using the CPU",
+                            m.gpu().describe()
+                        ));
+                    }
+                }
+                Err(e) => self.fall_back(format!("WebGPU probe batch failed ({}); using the CPU", e.message)),
+            }
+        }
+        if let State::Gpu(m) = &mut self.state {
+            match gpu_outputs(m, sequences, batch_size, pad_id, output, width).await {
+                Ok(v) => return Ok(v),
+                Err(e) if e.code == crate::ErrorCode::InvalidArgument => return Err(e),
+                Err(e) => self.fall_back(format!("WebGPU failed ({}); using the CPU from now on", e.message)),
+            }
+        }
+        cpu(false, batch_size)
+    }
+}
+
+/// GPU outputs of `sequences`, in input order.
+async fn gpu_outputs(m: &mut GpuBert, sequences: &[Sequence], batch_size: usize, pad_id: i64, output: Output, width: usize) -> Result<Vec<f32>> {
+    let mut out = vec![0f32; sequences.len() * width];
+    for batch in batches(sequences, batch_size, pad_id) {
+        let values = m.run(&batch, output).await?;
+        if values.len() != batch.rows.len() * width {
+            return Err(Error::internal(format!("webgpu: {} outputs for {} rows", values.len(), batch.rows.len())));
+        }
+        for (r, &i) in batch.rows.iter().enumerate() {
+            out[i * width..(i + 1) * width].copy_from_slice(&values[r * width..(r + 1) * width]);
+        }
+    }
+    Ok(out)
+}
+
+/// A cross-encoder that runs on WebGPU when it can (parity-checked), else on the CPU. Tokenization, chunking
+/// and ranking are the CPU [`CrossEncoder`]'s.
+pub struct GpuCrossEncoder {
+    cpu: CrossEncoder,
+    backend: Backend,
+    probe: Vec<Sequence>,
+}
+
+impl GpuCrossEncoder {
+    /// Loads the CPU model (always: it tokenizes, checks the GPU and is the fallback) and, unless `device` is
+    /// `Cpu`, the GPU one. `on_warning` hears every fallback.
+    pub async fn load(files: ModelFiles<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
+        let cpu = CrossEncoder::load(files, options)?;
+        let probe = PROBE_PAIRS.iter().map(|(q, d)| cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
+        let backend = Backend::open(&files, device, "logits", on_warning).await;
+        Ok(GpuCrossEncoder { cpu, backend, probe })
+    }
+
+    /// As [`GpuCrossEncoder::load`], but the GPU gets the graph `gpu_model` (tests: a GPU model that disagrees
+    /// with the CPU one must be caught by the probe).
+    #[doc(hidden)]
+    pub async fn load_with_gpu_model(
+        files: ModelFiles<'_>,
+        gpu_model: &[u8],
+        options: &LoadOptions,
+        device: Device,
+        on_warning: Option<WarningFn>,
+    ) -> Result<Self> {
+        let cpu = CrossEncoder::load(files, options)?;
+        let probe = PROBE_PAIRS.iter().map(|(q, d)| cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
+        let backend = Backend::open(&ModelFiles { model: gpu_model, ..files }, device, "logits", on_warning).await;
+        Ok(GpuCrossEncoder { cpu, backend, probe })
+    }
+
+    /// `"webgpu"` or `"cpu"`: where the next batch runs.
+    pub fn device(&self) -> &'static str {
+        self.backend.device()
+    }
+
+    /// The GPU adapter in use, when on WebGPU.
+    pub fn adapter(&self) -> Option<String> {
+        self.backend.adapter()
+    }
+
+    /// Why the model is on the CPU, when it fell back.
+    pub fn fallback_reason(&self) -> Option<&str> {
+        match &self.backend.state {
+            State::Cpu { reason } => reason.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Every warning given so far.
+    pub fn warnings(&self) -> &[String] {
+        &self.backend.warnings
+    }
+
+    /// The probe's result, once it ran.
+    pub fn probe_report(&self) -> Option<&ProbeReport> {
+        self.backend.probe.as_ref()
+    }
+
+    /// The CPU model (tokenizer, window, labels).
+    pub fn cpu(&self) -> &CrossEncoder {
+        &self.cpu
+    }
+
+    /// Logits of `sequences`, `[n × num_labels]` in input order, on the active device.
+    pub async fn logits(&mut self, sequences: &[Sequence], batch_size: usize) -> Result<Vec<f32>> {
+        let cpu = &self.cpu;
+        let pad = cpu.tokenizer().pad_id as i64;
+        let l = cpu.num_labels();
+        let probe = &self.probe;
+        let cpu_logits = |is_probe: bool, b: usize| cpu.logits(if is_probe { probe } else { sequences }, b);
+        self.backend.run(sequences, batch_size, pad, Output::Logits, l, probe, &cpu_logits).await
+    }
+
+    /// Raw logits of (query, document) pairs, truncated only_second (as [`CrossEncoder::score`]).
+    pub async fn score(&mut self, pairs: &[(&str, &str)], batch_size: usize) -> Result<Vec<f32>> {
+        let seqs = pairs.iter().map(|(q, d)| self.cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
+        self.logits(&seqs, batch_size).await
+    }
+
+    /// Reranks `texts` for `query` exactly as [`CrossEncoder::rerank_texts`] (chunking, max over chunks, sigmoid,
+    /// threshold, stable sort, top-k), with the logits from the active device.
+    pub async fn rerank_texts(&mut self, query: &str, texts: &[&str], options: &RerankOptions) -> Result<Vec<Ranked>> {
+        if options.top_k == Some(0) || options.batch_size == 0 || options.max_chunks_per_doc == 0 || !options.calibration_factor.is_finite() {
+            // the CPU path gives the exact validation error
+            return self.cpu.rerank_texts(query, texts, options);
+        }
+        let tok = self.cpu.tokenizer();
+        let q = tok.query(query)?;
+        let mut sequences = Vec::new();
+        let mut owner = Vec::new();
+        for (d, text) in texts.iter().enumerate() {
+            let doc = tok.document(&q, text, options.max_chunks_per_doc, options.chunk_overlap)?;
+            for chunk in tok.chunks(&q, &doc, options.max_chunks_per_doc, options.chunk_overlap)? {
+                sequences.push(chunk);
+                owner.push(d);
+            }
+        }
+        let logits = self.logits(&sequences, options.batch_size).await?;
+        let l = self.cpu.num_labels();
+        let mut keys = vec![f32::NEG_INFINITY; texts.len()];
+        for (i, &d) in owner.iter().enumerate() {
+            let k = logits[i * l + l - 1];
+            if k.is_nan() {
+                return Err(Error::internal("the model produced NaN logits"));
+            }
+            keys[d] = keys[d].max(k);
+        }
+        let scale = options.scale_score.unwrap_or(true) && l == 1;
+        Ok(rank(&keys, scale, options))
+    }
+}
+
+/// A bi-encoder on WebGPU when it can (parity-checked), else on the CPU.
+pub struct GpuEmbedder {
+    cpu: Embedder,
+    backend: Backend,
+    probe: Vec<Sequence>,
+}
+
+impl GpuEmbedder {
+    /// As [`GpuCrossEncoder::load`], for encoders outputting `last_hidden_state`.
+    pub async fn load(files: ModelFiles<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
+        let cpu = Embedder::load(files, options)?;
+        let probe = PROBE_PAIRS.iter().map(|(_, d)| cpu.tokenizer().single(d)).collect::<Result<Vec<_>>>()?;
+        let backend = Backend::open(&files, device, "last_hidden_state", on_warning).await;
+        Ok(GpuEmbedder { cpu, backend, probe })
+    }
+
+    pub fn device(&self) -> &'static str {
+        self.backend.device()
+    }
+
+    pub fn adapter(&self) -> Option<String> {
+        self.backend.adapter()
+    }
+
+    pub fn warnings(&self) -> &[String] {
+        &self.backend.warnings
+    }
+
+    pub fn probe_report(&self) -> Option<&ProbeReport> {
+        self.backend.probe.as_ref()
+    }
+
+    pub fn cpu(&self) -> &Embedder {
+        &self.cpu
+    }
+
+    /// One mean-pooled (optionally unit-length) vector per text, in input order.
+    pub async fn embed(&mut self, texts: &[&str], normalize: bool, batch_size: usize) -> Result<Vec<Vec<f32>>> {
+        let cpu = &self.cpu;
+        let seqs = texts.iter().map(|t| cpu.tokenizer().single(t)).collect::<Result<Vec<_>>>()?;
+        let h = cpu.dimension();
+        let pad = cpu.tokenizer().pad_id as i64;
+        let probe_texts: Vec<&str> = PROBE_PAIRS.iter().map(|(_, d)| *d).collect();
+        let cpu_embed = |is_probe: bool, b: usize| -> Result<Vec<f32>> {
+            Ok(cpu.embed(if is_probe { &probe_texts } else { texts }, normalize, b)?.concat())
+        };
+        let flat = self.backend.run(&seqs, batch_size, pad, Output::MeanPooled { normalize }, h, &self.probe, &cpu_embed).await?;
+        Ok(flat.chunks(h).map(|c| c.to_vec()).collect())
+    }
+}

@@ -1,0 +1,710 @@
+//! BERT weights read from the ONNX graph the CPU path uses, mapped to their roles **by graph structure**.
+//!
+//! From `input_ids`, the walk finds the word-embedding `Gather`, follows the `Add` chain (position and token-type
+//! `Gather`s) to the embedding layer norm, then per encoder layer: the three `MatMul(+Add)` projections of the
+//! hidden state (told apart as Q, K, V by where they enter the two attention `MatMul`s, the V branch meeting the
+//! `Softmax` output), the output projection, residual `Add` and layer norm, the FFN `MatMul` → GELU → `MatMul`,
+//! residual and layer norm; it stops when the hidden state feeds no more projections. The head is read
+//! backwards from the graph output: `logits` ← classifier linear ← (`Tanh` ← pooler linear ←) [CLS] `Gather` /
+//! `Slice` of the last hidden state; or `last_hidden_state` itself for encoders.
+//!
+//! Layer norm is recognised fused (`LayerNormalization`) or decomposed (`ReduceMean → Sub → Pow → ReduceMean →
+//! Add ε → Sqrt → Div → Mul γ → Add β`); linear layers as `MatMul` + `Add` (weight `[in, out]`, or through a
+//! `Transpose` node) or `Gemm` (with `transB`); GELU as `Gelu` or the exact erf form (`Div √2 → Erf → Add 1 →
+//! Mul x → Mul ½`, any operand order). Anything else — tanh-approximated GELU, RoBERTa-style cumulative
+//! position ids, quantised (`MatMulInteger`/`DynamicQuantizeLinear`) graphs, external data — is `UNSUPPORTED`,
+//! and the caller falls back to the CPU path.
+
+use super::kernels::{MAX_HEAD_DIM, MAX_HIDDEN};
+use crate::{Error, Result};
+use std::collections::HashMap;
+use tract_onnx::pb;
+
+/// A dense layer: `y = x · w + b`, `w` row-major `[inputs, outputs]`.
+#[derive(Debug, Clone)]
+pub struct Linear {
+    pub w: Vec<f32>,
+    pub b: Vec<f32>,
+    pub inputs: usize,
+    pub outputs: usize,
+}
+
+/// Layer-norm parameters: γ then β (`[2, H]`) and ε.
+#[derive(Debug, Clone)]
+pub struct Norm {
+    pub gamma_beta: Vec<f32>,
+    pub eps: f32,
+}
+
+/// One encoder layer, Q/K/V fused into one `[H, 3H]` projection.
+#[derive(Debug, Clone)]
+pub struct Layer {
+    pub qkv: Linear,
+    pub attn_out: Linear,
+    pub ln1: Norm,
+    pub ffn_in: Linear,
+    pub ffn_out: Linear,
+    pub ln2: Norm,
+}
+
+/// What the graph outputs.
+#[derive(Debug, Clone)]
+pub enum Head {
+    /// `logits [B, L]` from [CLS]: optional pooler (dense + tanh), then the classifier.
+    Classifier { pooler: Option<Linear>, classifier: Linear },
+    /// `last_hidden_state [B, S, H]` (bi-encoders; rerankit mean-pools it).
+    States,
+}
+
+/// Everything the WebGPU forward pass needs.
+#[derive(Debug, Clone)]
+pub struct BertWeights {
+    pub hidden: usize,
+    pub heads: usize,
+    pub intermediate: usize,
+    pub word: Vec<f32>,
+    pub vocab: usize,
+    pub position: Vec<f32>,
+    pub positions: usize,
+    /// Token-type table `[T, H]`, when the graph adds one fed by `token_type_ids`.
+    pub token_type: Option<(Vec<f32>, usize)>,
+    pub emb_ln: Norm,
+    pub layers: Vec<Layer>,
+    pub head: Head,
+    /// Name of the graph output this reproduces.
+    pub output: String,
+}
+
+fn unsupported(msg: impl std::fmt::Display) -> Error {
+    Error::unsupported(format!("webgpu: {msg}"))
+}
+
+/// The graph, indexed.
+struct Graph<'a> {
+    producer: HashMap<&'a str, &'a pb::NodeProto>,
+    consumers: HashMap<&'a str, Vec<&'a pb::NodeProto>>,
+    init: HashMap<&'a str, &'a pb::TensorProto>,
+    inputs: Vec<&'a str>,
+}
+
+impl<'a> Graph<'a> {
+    fn new(g: &'a pb::GraphProto) -> Self {
+        let mut producer = HashMap::new();
+        let mut consumers: HashMap<&str, Vec<&pb::NodeProto>> = HashMap::new();
+        let mut init: HashMap<&str, &pb::TensorProto> = g.initializer.iter().map(|t| (t.name.as_str(), t)).collect();
+        for n in &g.node {
+            for o in &n.output {
+                producer.insert(o.as_str(), n);
+            }
+            for i in &n.input {
+                consumers.entry(i.as_str()).or_default().push(n);
+            }
+            if n.op_type == "Constant" {
+                if let (Some(o), Some(t)) = (n.output.first(), n.attribute.iter().find(|a| a.name == "value").and_then(|a| a.t.as_ref())) {
+                    init.insert(o.as_str(), t);
+                }
+            }
+        }
+        let inputs = g.input.iter().map(|i| i.name.as_str()).filter(|n| !init.contains_key(n)).collect();
+        Graph { producer, consumers, init, inputs }
+    }
+
+    fn producer(&self, name: &str) -> Option<&'a pb::NodeProto> {
+        self.producer.get(self.source_str(name)).copied()
+    }
+
+    /// `name`, looking through `Identity` producers.
+    fn source_str<'b>(&self, name: &'b str) -> &'b str
+    where
+        'a: 'b,
+    {
+        let mut name = name;
+        while let Some(n) = self.producer.get(name) {
+            if n.op_type == "Identity" && !n.input.is_empty() {
+                name = &n.input[0];
+            } else {
+                break;
+            }
+        }
+        name
+    }
+
+    /// Consumers of `name`, looking through `Identity` nodes.
+    fn consumers(&self, name: &str) -> Vec<&'a pb::NodeProto> {
+        let mut out = Vec::new();
+        for n in self.consumers.get(name).map(|v| v.as_slice()).unwrap_or(&[]) {
+            if n.op_type == "Identity" {
+                out.extend(self.consumers(&n.output[0]));
+            } else {
+                out.push(*n);
+            }
+        }
+        out
+    }
+
+    fn initializer(&self, name: &str) -> Option<&'a pb::TensorProto> {
+        let name = self.source_str(name);
+        self.init.get(name).copied()
+    }
+
+    /// An initializer as f32 (float32 tensors; `Transpose`d initializers are transposed here).
+    fn floats(&self, name: &str) -> Option<(Vec<usize>, Vec<f32>)> {
+        if let Some(t) = self.initializer(name) {
+            return tensor_f32(t).ok();
+        }
+        let n = self.producer(name)?;
+        if n.op_type == "Transpose" {
+            let (dims, data) = self.floats(&n.input[0])?;
+            if dims.len() == 2 {
+                let perm = attr_ints(n, "perm");
+                if perm.is_empty() || perm == [1, 0] {
+                    return Some((vec![dims[1], dims[0]], transpose(&data, dims[0], dims[1])));
+                }
+            }
+        }
+        None
+    }
+
+    fn scalar(&self, name: &str) -> Option<f32> {
+        let (_, v) = self.floats(name)?;
+        (v.len() == 1).then(|| v[0])
+    }
+
+    /// Whether `name` is produced from graph input `input` through shape-preserving int ops only.
+    fn derives_from_input(&self, name: &str, input: &str, depth: usize) -> bool {
+        let name = self.source_str(name);
+        if name == input {
+            return true;
+        }
+        if depth == 0 {
+            return false;
+        }
+        match self.producer.get(name) {
+            Some(n) if matches!(n.op_type.as_str(), "Cast" | "Unsqueeze" | "Squeeze" | "Reshape" | "Expand") => {
+                self.derives_from_input(&n.input[0], input, depth - 1)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether anything upstream of `name` (within `depth` nodes) is an op of type `op`.
+    fn upstream_has(&self, name: &str, op: &str, depth: usize) -> bool {
+        if depth == 0 {
+            return false;
+        }
+        match self.producer(name) {
+            Some(n) => n.op_type == op || n.input.iter().any(|i| self.upstream_has(i, op, depth - 1)),
+            None => false,
+        }
+    }
+}
+
+fn attr<'n>(n: &'n pb::NodeProto, name: &str) -> Option<&'n pb::AttributeProto> {
+    n.attribute.iter().find(|a| a.name == name)
+}
+
+fn attr_ints(n: &pb::NodeProto, name: &str) -> Vec<i64> {
+    attr(n, name).map(|a| a.ints.clone()).unwrap_or_default()
+}
+
+fn attr_i(n: &pb::NodeProto, name: &str, default: i64) -> i64 {
+    attr(n, name).map(|a| a.i).unwrap_or(default)
+}
+
+fn transpose(data: &[f32], rows: usize, cols: usize) -> Vec<f32> {
+    let mut out = vec![0f32; data.len()];
+    for r in 0..rows {
+        for c in 0..cols {
+            out[c * rows + r] = data[r * cols + c];
+        }
+    }
+    out
+}
+
+/// A float32 initializer's dims and values.
+fn tensor_f32(t: &pb::TensorProto) -> Result<(Vec<usize>, Vec<f32>)> {
+    const FLOAT: i32 = 1;
+    if t.data_type != FLOAT {
+        return Err(unsupported(format!("initializer {:?} has ONNX data type {} (float32 needed)", t.name, t.data_type)));
+    }
+    if t.data_location == Some(1) {
+        return Err(unsupported(format!("initializer {:?} uses external data", t.name)));
+    }
+    let dims: Vec<usize> = t.dims.iter().map(|&d| d.max(0) as usize).collect();
+    let n: usize = dims.iter().product();
+    let data = if !t.raw_data.is_empty() {
+        t.raw_data.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<_>>()
+    } else {
+        t.float_data.clone()
+    };
+    if data.len() != n {
+        return Err(Error::model_load(format!("initializer {:?}: {} values for dims {:?}", t.name, data.len(), dims)));
+    }
+    Ok((dims, data))
+}
+
+/// `(node, index of the other input)` when `node` is binary and one input is `x`.
+fn other_input<'n>(node: &'n pb::NodeProto, x: &str, g: &Graph) -> Option<&'n str> {
+    if node.input.len() != 2 {
+        return None;
+    }
+    if g.source_str(&node.input[0]) == x {
+        Some(&node.input[1])
+    } else if g.source_str(&node.input[1]) == x {
+        Some(&node.input[0])
+    } else {
+        None
+    }
+}
+
+/// A linear layer applied to `x` by `node` (a `MatMul` with a constant weight, followed by `Add` of a constant
+/// bias, or a `Gemm`): the layer and the name of its output.
+fn linear_from(g: &Graph, node: &pb::NodeProto, x: &str) -> Option<(Linear, String)> {
+    match node.op_type.as_str() {
+        "MatMul" if g.source_str(&node.input[0]) == x => {
+            let (dims, w) = g.floats(&node.input[1])?;
+            if dims.len() != 2 {
+                return None;
+            }
+            let out = &node.output[0];
+            // bias Add (optional)
+            let adds = g.consumers(out);
+            let bias_add = adds.iter().find(|n| {
+                n.op_type == "Add" && other_input(n, out, g).and_then(|o| g.floats(o)).is_some_and(|(d, _)| d == [dims[1]])
+            });
+            let (b, y) = match bias_add {
+                Some(a) => (g.floats(other_input(a, out, g)?)?.1, a.output[0].clone()),
+                None => (vec![0.0; dims[1]], out.clone()),
+            };
+            Some((Linear { w, b, inputs: dims[0], outputs: dims[1] }, y))
+        }
+        "Gemm" if g.source_str(&node.input[0]) == x => {
+            if attr_i(node, "transA", 0) != 0 {
+                return None;
+            }
+            let (dims, w) = g.floats(&node.input[1])?;
+            let alpha = attr(node, "alpha").map(|a| a.f).unwrap_or(1.0);
+            let beta = attr(node, "beta").map(|a| a.f).unwrap_or(1.0);
+            let (mut w, k, n) = if attr_i(node, "transB", 0) != 0 {
+                (transpose(&w, dims[0], dims[1]), dims[1], dims[0])
+            } else {
+                (w, dims[0], dims[1])
+            };
+            if alpha != 1.0 {
+                w.iter_mut().for_each(|v| *v *= alpha);
+            }
+            let mut b = match node.input.get(2) {
+                Some(c) if !c.is_empty() => g.floats(c)?.1,
+                _ => vec![0.0; n],
+            };
+            if b.len() != n {
+                return None;
+            }
+            b.iter_mut().for_each(|v| *v *= beta);
+            Some((Linear { w, b, inputs: k, outputs: n }, node.output[0].clone()))
+        }
+        _ => None,
+    }
+}
+
+/// Linear layers reading `x`.
+fn linears_of(g: &Graph, x: &str) -> Vec<(Linear, String, String)> {
+    g.consumers(x)
+        .into_iter()
+        .filter_map(|n| linear_from(g, n, x).map(|(l, y)| (l, y, n.output[0].clone())))
+        .collect()
+}
+
+/// The layer norm applied to `x` (fused or decomposed): parameters and output name.
+fn layer_norm_of(g: &Graph, x: &str) -> Option<(Norm, String)> {
+    let consumers = g.consumers(x);
+    if let Some(n) = consumers.iter().find(|n| n.op_type == "LayerNormalization" && g.source_str(&n.input[0]) == x) {
+        let axis = attr_i(n, "axis", -1);
+        if axis != -1 && axis != 2 {
+            return None;
+        }
+        let eps = attr(n, "epsilon").map(|a| a.f).unwrap_or(1e-5);
+        let (_, gamma) = g.floats(&n.input[1])?;
+        let beta = match n.input.get(2) {
+            Some(b) if !b.is_empty() => g.floats(b)?.1,
+            _ => vec![0.0; gamma.len()],
+        };
+        return Some((Norm { gamma_beta: [gamma, beta].concat(), eps }, n.output[0].clone()));
+    }
+    // decomposed: Sub(x, ReduceMean(x)) → Div(d, Sqrt(Add(ReduceMean(Pow(d, 2)), ε))) → Mul γ → Add β
+    let mean = consumers.iter().find(|n| n.op_type == "ReduceMean")?;
+    let sub = consumers.iter().find(|n| {
+        n.op_type == "Sub" && g.source_str(&n.input[0]) == x && g.source_str(&n.input[1]) == mean.output[0]
+    })?;
+    let d = &sub.output[0];
+    let div = g.consumers(d).into_iter().find(|n| n.op_type == "Div" && g.source_str(&n.input[0]) == d)?;
+    let sqrt = g.producer(&div.input[1]).filter(|n| n.op_type == "Sqrt")?;
+    let add_eps = g.producer(&sqrt.input[0]).filter(|n| n.op_type == "Add")?;
+    let eps = add_eps.input.iter().find_map(|i| g.scalar(i))?;
+    let var = add_eps.input.iter().find_map(|i| g.producer(i).filter(|n| n.op_type == "ReduceMean"))?;
+    let pow = g.producer(&var.input[0]).filter(|n| n.op_type == "Pow" || n.op_type == "Mul")?;
+    if g.source_str(&pow.input[0]) != d {
+        return None;
+    }
+    let mul = g.consumers(&div.output[0]).into_iter().find(|n| n.op_type == "Mul")?;
+    let gamma = g.floats(other_input(mul, &div.output[0], g)?)?.1;
+    let add = g.consumers(&mul.output[0]).into_iter().find(|n| n.op_type == "Add")?;
+    let beta = g.floats(other_input(add, &mul.output[0], g)?)?.1;
+    if gamma.len() != beta.len() {
+        return None;
+    }
+    Some((Norm { gamma_beta: [gamma, beta].concat(), eps }, add.output[0].clone()))
+}
+
+/// The exact GELU applied to `x`: its output name (`Gelu` op, or `x · ½(1 + erf(x/√2))` in any operand order).
+fn gelu_of(g: &Graph, x: &str) -> Result<String> {
+    let consumers = g.consumers(x);
+    if let Some(n) = consumers.iter().find(|n| n.op_type == "Gelu") {
+        if attr(n, "approximate").is_some_and(|a| a.s != b"none") {
+            return Err(unsupported("tanh-approximated GELU is not supported (only exact erf GELU)"));
+        }
+        return Ok(n.output[0].clone());
+    }
+    let scaled = consumers.iter().find(|n| {
+        (n.op_type == "Div" && g.scalar(&n.input[1]).is_some_and(|s| (s - std::f32::consts::SQRT_2).abs() < 1e-4))
+            || (n.op_type == "Mul"
+                && other_input(n, x, g).and_then(|o| g.scalar(o)).is_some_and(|s| (s - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-4))
+    });
+    let Some(scaled) = scaled else {
+        if consumers.iter().any(|n| n.op_type == "Tanh" || n.op_type == "Pow") || g.consumers(x).iter().any(|n| n.op_type == "Mul") {
+            return Err(unsupported("the FFN activation is not exact erf GELU (tanh approximation or another activation)"));
+        }
+        return Err(unsupported("no GELU after the FFN input projection"));
+    };
+    let erf = g.consumers(&scaled.output[0]).into_iter().find(|n| n.op_type == "Erf").ok_or_else(|| unsupported("GELU without Erf"))?;
+    let plus1 = g.consumers(&erf.output[0]).into_iter().find(|n| n.op_type == "Add").ok_or_else(|| unsupported("GELU: no Add 1"))?;
+    // remaining: Mul by x and Mul by ½, in either order (x·(1+erf))·½, (½x)·(1+erf), …
+    let mut out = plus1.output[0].clone();
+    let mut seen_x = false;
+    let mut seen_half = false;
+    for _ in 0..2 {
+        let m = g.consumers(&out).into_iter().find(|n| n.op_type == "Mul").ok_or_else(|| unsupported("GELU: missing Mul"))?;
+        let other = other_input(m, &out, g).unwrap_or_default();
+        if g.source_str(other) == x {
+            seen_x = true;
+        } else if g.scalar(other).is_some_and(|s| (s - 0.5).abs() < 1e-6) {
+            seen_half = true;
+        } else if let Some(p) = g.producer(other).filter(|p| p.op_type == "Mul") {
+            // (x · ½) computed first
+            if other_input(p, x, g).and_then(|o| g.scalar(o)).is_some_and(|s| (s - 0.5).abs() < 1e-6) {
+                seen_x = true;
+                seen_half = true;
+            }
+        }
+        out = m.output[0].clone();
+        if seen_x && seen_half {
+            return Ok(out);
+        }
+    }
+    Err(unsupported("GELU: unrecognised Mul structure"))
+}
+
+/// Where a projection's output ends up in the attention block: ("q" | "k" | "v", the attention output name).
+fn attention_role(g: &Graph, y: &str) -> Option<(char, String)> {
+    let mut cur = y.to_string();
+    for _ in 0..8 {
+        let cons = g.consumers(&cur);
+        let n = *cons.first()?;
+        match n.op_type.as_str() {
+            "Reshape" | "Transpose" | "Div" | "Mul" | "Squeeze" | "Unsqueeze" => cur = n.output[0].clone(),
+            "MatMul" => {
+                let idx = n.input.iter().position(|i| g.source_str(i) == cur)?;
+                let other = &n.input[1 - idx];
+                if idx == 1 && g.upstream_has(other, "Softmax", 3) {
+                    return Some(('v', n.output[0].clone()));
+                }
+                // scores MatMul: find the Softmax downstream, then the context MatMul
+                let mut s = n.output[0].clone();
+                for _ in 0..6 {
+                    let c = g.consumers(&s);
+                    let m = *c.first()?;
+                    if m.op_type == "Softmax" {
+                        let ctx = g.consumers(&m.output[0]).into_iter().find(|x| x.op_type == "MatMul")?;
+                        return Some((if idx == 0 { 'q' } else { 'k' }, ctx.output[0].clone()));
+                    }
+                    s = m.output[0].clone();
+                }
+                return None;
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Follows the context tensor through Transpose/Reshape to the output projection.
+fn merged_heads(g: &Graph, ctx: &str) -> Option<String> {
+    let mut cur = ctx.to_string();
+    for _ in 0..4 {
+        let cons = g.consumers(&cur);
+        let n = *cons.first()?;
+        if matches!(n.op_type.as_str(), "Transpose" | "Reshape") {
+            cur = n.output[0].clone();
+        } else {
+            return Some(cur);
+        }
+    }
+    Some(cur)
+}
+
+/// `Add(a, hidden)` of the residual: its output.
+fn residual_add(g: &Graph, a: &str, residual: &str) -> Option<String> {
+    g.consumers(a)
+        .into_iter()
+        .find(|n| n.op_type == "Add" && other_input(n, a, g).is_some_and(|o| g.source_str(o) == residual))
+        .map(|n| n.output[0].clone())
+}
+
+impl BertWeights {
+    /// Maps the graph's initializers to BERT roles (see the module docs). `output`: the graph output to
+    /// reproduce (`logits` or `last_hidden_state`); `heads`: `config.json`'s `num_attention_heads`, if known.
+    pub fn from_onnx(proto: &pb::ModelProto, output: &str, heads: Option<usize>) -> Result<Self> {
+        let graph = proto.graph.as_ref().ok_or_else(|| Error::model_load("model: the ONNX file has no graph"))?;
+        if let Some(n) = graph.node.iter().find(|n| matches!(n.op_type.as_str(), "MatMulInteger" | "DynamicQuantizeLinear" | "QLinearMatMul" | "DequantizeLinear")) {
+            return Err(unsupported(format!(
+                "quantised graphs ({} nodes) run on the CPU only; use the float32 model.onnx for WebGPU",
+                n.op_type
+            )));
+        }
+        let g = Graph::new(graph);
+        let input_ids = *g.inputs.iter().find(|i| **i == "input_ids").ok_or_else(|| unsupported("no input_ids input"))?;
+        let type_input = g.inputs.iter().find(|i| matches!(**i, "token_type_ids" | "segment_ids")).copied();
+
+        // --- embeddings
+        let word_gather = graph
+            .node
+            .iter()
+            .find(|n| n.op_type == "Gather" && g.derives_from_input(&n.input[1], input_ids, 4) && g.floats(&n.input[0]).is_some_and(|(d, _)| d.len() == 2))
+            .ok_or_else(|| unsupported("no word-embedding Gather fed by input_ids"))?;
+        let (wd, word) = g.floats(&word_gather.input[0]).unwrap();
+        let (vocab, hidden) = (wd[0], wd[1]);
+        if hidden > MAX_HIDDEN {
+            return Err(unsupported(format!("hidden size {hidden} > {MAX_HIDDEN}")));
+        }
+        let mut position = None;
+        let mut token_type = None;
+        let mut cur = word_gather.output[0].clone();
+        let (emb_ln, h) = loop {
+            if let Some(ln) = layer_norm_of(&g, &cur) {
+                break ln;
+            }
+            let add = g.consumers(&cur).into_iter().find(|n| n.op_type == "Add").ok_or_else(|| unsupported("embeddings: no layer norm after the embedding sum"))?;
+            let other = other_input(add, &cur, &g).ok_or_else(|| unsupported("embeddings: unexpected Add"))?;
+            let gather = g.producer(other).filter(|n| n.op_type == "Gather").ok_or_else(|| unsupported("embeddings: an Add operand is not an embedding Gather"))?;
+            let (d, table) = g.floats(&gather.input[0]).ok_or_else(|| unsupported("embeddings: Gather table is not a float constant"))?;
+            if d.len() != 2 || d[1] != hidden {
+                return Err(unsupported("embeddings: table width differs from the hidden size"));
+            }
+            if type_input.is_some_and(|t| g.derives_from_input(&gather.input[1], t, 4)) {
+                token_type = Some((table, d[0]));
+            } else if g.upstream_has(&gather.input[1], "CumSum", 8) {
+                return Err(unsupported("position ids computed from the mask (RoBERTa-style CumSum) are not supported"));
+            } else if position.is_none() {
+                position = Some((table, d[0]));
+            } else {
+                // a constant-index token-type gather (graphs without token_type_ids): row 0 of it
+                token_type = Some((table, d[0]));
+            }
+            cur = add.output[0].clone();
+        };
+        let (position, positions) = position.ok_or_else(|| unsupported("embeddings: no position-embedding Gather"))?;
+        if type_input.is_none() {
+            if let Some((t, _)) = token_type.take() {
+                // no token_type_ids input: the graph adds a constant row (type 0); fold it into the positions
+                let mut p = position.clone();
+                for r in 0..positions {
+                    for i in 0..hidden {
+                        p[r * hidden + i] += t[i];
+                    }
+                }
+                return Self::encoder(&g, proto, output, heads, hidden, word, vocab, (p, positions), None, emb_ln, h);
+            }
+        }
+        Self::encoder(&g, proto, output, heads, hidden, word, vocab, (position, positions), token_type, emb_ln, h)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn encoder(
+        g: &Graph,
+        _proto: &pb::ModelProto,
+        output: &str,
+        heads: Option<usize>,
+        hidden: usize,
+        word: Vec<f32>,
+        vocab: usize,
+        position: (Vec<f32>, usize),
+        token_type: Option<(Vec<f32>, usize)>,
+        emb_ln: Norm,
+        mut h: String,
+    ) -> Result<Self> {
+        let mut layers = Vec::new();
+        let mut heads_found = heads;
+        let mut intermediate = 0;
+        loop {
+            let projections: Vec<_> = linears_of(g, &h).into_iter().filter(|(l, _, _)| l.inputs == hidden && l.outputs == hidden).collect();
+            if projections.len() < 3 {
+                break;
+            }
+            let layer_no = layers.len();
+            let ctx_err = || unsupported(format!("layer {layer_no}: attention block not recognised"));
+            let (mut q, mut k, mut v, mut ctx) = (None, None, None, None);
+            for (l, y, mm) in projections {
+                match attention_role(g, &y) {
+                    Some(('q', c)) => {
+                        q = Some(l);
+                        ctx = Some(c);
+                        if heads_found.is_none() {
+                            heads_found = heads_from_reshape(g, &y, hidden);
+                        }
+                    }
+                    Some(('k', _)) => k = Some(l),
+                    Some(('v', c)) => {
+                        v = Some(l);
+                        ctx = Some(c);
+                    }
+                    _ => {
+                        let _ = mm;
+                    }
+                }
+            }
+            let (q, k, v, ctx) = (q.ok_or_else(ctx_err)?, k.ok_or_else(ctx_err)?, v.ok_or_else(ctx_err)?, ctx.ok_or_else(ctx_err)?);
+            let merged = merged_heads(g, &ctx).ok_or_else(ctx_err)?;
+            let (attn_out, a) = linears_of(g, &merged).into_iter().next().map(|(l, y, _)| (l, y)).ok_or_else(ctx_err)?;
+            let r1 = residual_add(g, &a, &h).ok_or_else(|| unsupported(format!("layer {layer_no}: no residual after attention")))?;
+            let (ln1, h1) = layer_norm_of(g, &r1).ok_or_else(|| unsupported(format!("layer {layer_no}: no layer norm after attention")))?;
+            let (ffn_in, f) = linears_of(g, &h1)
+                .into_iter()
+                .find(|(l, _, _)| l.inputs == hidden)
+                .map(|(l, y, _)| (l, y))
+                .ok_or_else(|| unsupported(format!("layer {layer_no}: no FFN")))?;
+            let act = gelu_of(g, &f)?;
+            let (ffn_out, o) = linears_of(g, &act).into_iter().next().map(|(l, y, _)| (l, y)).ok_or_else(|| unsupported(format!("layer {layer_no}: no FFN output projection")))?;
+            let r2 = residual_add(g, &o, &h1).ok_or_else(|| unsupported(format!("layer {layer_no}: no residual after the FFN")))?;
+            let (ln2, h2) = layer_norm_of(g, &r2).ok_or_else(|| unsupported(format!("layer {layer_no}: no layer norm after the FFN")))?;
+            if ffn_out.inputs != ffn_in.outputs || ffn_out.outputs != hidden || attn_out.inputs != hidden || attn_out.outputs != hidden {
+                return Err(unsupported(format!("layer {layer_no}: projection shapes do not fit")));
+            }
+            intermediate = ffn_in.outputs;
+            // fuse Q, K, V column blocks into [H, 3H]
+            let mut w = vec![0f32; hidden * 3 * hidden];
+            for r in 0..hidden {
+                for (blk, l) in [&q, &k, &v].iter().enumerate() {
+                    w[r * 3 * hidden + blk * hidden..][..hidden].copy_from_slice(&l.w[r * hidden..(r + 1) * hidden]);
+                }
+            }
+            let b = [q.b.clone(), k.b.clone(), v.b.clone()].concat();
+            layers.push(Layer { qkv: Linear { w, b, inputs: hidden, outputs: 3 * hidden }, attn_out, ln1, ffn_in, ffn_out, ln2 });
+            h = h2;
+        }
+        if layers.is_empty() {
+            return Err(unsupported("no transformer layer recognised (not a BERT-family encoder)"));
+        }
+        let heads = heads_found.ok_or_else(|| unsupported("cannot tell the number of attention heads (give config.json)"))?;
+        if heads == 0 || hidden % heads != 0 || hidden / heads > MAX_HEAD_DIM {
+            return Err(unsupported(format!("{heads} heads do not fit hidden size {hidden}")));
+        }
+        let head = if output == "logits" {
+            head_of(g, output, &h, hidden)?
+        } else {
+            let out = g.source_str(output);
+            if out != h {
+                return Err(unsupported(format!("{output} is not the last encoder layer's output")));
+            }
+            Head::States
+        };
+        let (position, positions) = position;
+        Ok(BertWeights {
+            hidden,
+            heads,
+            intermediate,
+            word,
+            vocab,
+            position,
+            positions,
+            token_type,
+            emb_ln,
+            layers,
+            head,
+            output: output.to_string(),
+        })
+    }
+}
+
+/// Heads from the `Reshape [0, 0, heads, head_dim]` after a projection.
+fn heads_from_reshape(g: &Graph, y: &str, hidden: usize) -> Option<usize> {
+    let n = g.consumers(y).into_iter().find(|n| n.op_type == "Reshape")?;
+    let t = g.initializer(&n.input[1])?;
+    let shape: Vec<i64> = if !t.raw_data.is_empty() {
+        t.raw_data.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap())).collect()
+    } else {
+        t.int64_data.clone()
+    };
+    match shape.as_slice() {
+        [_, _, heads, d] if *heads > 0 && *d > 0 && (*heads * *d) as usize == hidden => Some(*heads as usize),
+        [_, _, heads, -1] if *heads > 0 => Some(*heads as usize),
+        [_, _, -1, d] if *d > 0 => Some(hidden / *d as usize),
+        _ => None,
+    }
+}
+
+/// The classifier head, read backwards from `output`.
+fn head_of(g: &Graph, output: &str, last: &str, hidden: usize) -> Result<Head> {
+    let err = || unsupported("the logits head is not [CLS] → (pooler dense + tanh →) linear");
+    // walk back from logits to the classifier's linear
+    let y = g.source_str(output).to_string();
+    let add_or_gemm = g.producer(&y).ok_or_else(err)?;
+    let x = match add_or_gemm.op_type.as_str() {
+        "Gemm" => add_or_gemm.input[0].clone(),
+        "Add" => {
+            let mm = add_or_gemm.input.iter().find_map(|i| g.producer(i).filter(|n| n.op_type == "MatMul")).ok_or_else(err)?;
+            mm.input[0].clone()
+        }
+        "MatMul" => add_or_gemm.input[0].clone(),
+        _ => return Err(err()),
+    };
+    let x = g.source_str(&x).to_string();
+    let producer = g.producer(&x).ok_or_else(err)?;
+    let mm_node = g.consumers(&x).into_iter().find(|n| matches!(n.op_type.as_str(), "MatMul" | "Gemm")).ok_or_else(err)?;
+    let (classifier, _) = linear_from(g, mm_node, &x).ok_or_else(err)?;
+    let (pooler, cls) = if producer.op_type == "Tanh" {
+        let t_in = g.source_str(&producer.input[0]);
+        let p = g.producer(t_in).ok_or_else(err)?;
+        let px = match p.op_type.as_str() {
+            "Gemm" | "MatMul" => p.input[0].clone(),
+            "Add" => p.input.iter().find_map(|i| g.producer(i).filter(|n| n.op_type == "MatMul")).ok_or_else(err)?.input[0].clone(),
+            _ => return Err(err()),
+        };
+        let px = g.source_str(&px).to_string();
+        let pm = g.consumers(&px).into_iter().find(|n| matches!(n.op_type.as_str(), "MatMul" | "Gemm")).ok_or_else(err)?;
+        let (pool, _) = linear_from(g, pm, &px).ok_or_else(err)?;
+        (Some(pool), px)
+    } else {
+        (None, x)
+    };
+    // cls must be token 0 of the last hidden state
+    let sel = g.producer(&cls).ok_or_else(err)?;
+    let is_first_token = match sel.op_type.as_str() {
+        "Gather" => {
+            attr_i(sel, "axis", 0) == 1
+                && g.source_str(&sel.input[0]) == last
+                && g.initializer(&sel.input[1]).is_some_and(|t| t.int64_data.iter().all(|&v| v == 0) && t.raw_data.iter().all(|&b| b == 0))
+        }
+        "Squeeze" | "Reshape" => {
+            let s = g.producer(&sel.input[0]).ok_or_else(err)?;
+            s.op_type == "Slice" && g.source_str(&s.input[0]) == last
+        }
+        _ => false,
+    };
+    if !is_first_token {
+        return Err(err());
+    }
+    if classifier.inputs != hidden || pooler.as_ref().is_some_and(|p| p.inputs != hidden || p.outputs != hidden) {
+        return Err(err());
+    }
+    Ok(Head::Classifier { pooler, classifier })
+}
