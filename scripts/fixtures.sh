@@ -20,7 +20,7 @@ for arg in "$@"; do
   case "$arg" in
     --regenerate-references) MODE=references ;;
     --force) FORCE=(--force) ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$arg' (try --help)" ;;
   esac
 done
