@@ -92,24 +92,30 @@ pub fn rank_query(
     let relevance_level = options.relevance_level;
     let entries = &query_run.entries;
     let n = entries.len();
-    // Judge every entry by merging the two docno-sorted lists.
+    // Judge every entry: binary search in the query's docno-sorted judgements.
     workspace.rel_of_entry.clear();
-    workspace.rel_of_entry.resize(n, NOT_IN_POOL);
     workspace.judgement_of_entry.clear();
-    workspace.judgement_of_entry.resize(n, NO_JUDGEMENT);
-    if let Some((qrels, query_qrels)) = judged {
-        let judgements = &query_qrels.judgements;
-        let mut j = 0;
-        for (i, entry) in entries.iter().enumerate() {
-            let docno = run.docno_bytes(entry.docno);
-            while j < judgements.len() && qrels.docno_bytes(judgements[j].docno) < docno {
-                j += 1;
+    match judged {
+        Some((qrels, query_qrels)) => {
+            let judgements = &query_qrels.judgements;
+            for entry in entries {
+                let docno = run.docno_bytes(entry.docno);
+                match judgements.binary_search_by(|j| qrels.docno_bytes(j.docno).cmp(docno)) {
+                    Ok(j) => {
+                        let grade = judgements[j].grade;
+                        workspace.rel_of_entry.push(if grade < 0 { UNJUDGED_IN_POOL } else { grade });
+                        workspace.judgement_of_entry.push(j as u32);
+                    }
+                    Err(_) => {
+                        workspace.rel_of_entry.push(NOT_IN_POOL);
+                        workspace.judgement_of_entry.push(NO_JUDGEMENT);
+                    }
+                }
             }
-            if j < judgements.len() && qrels.docno_bytes(judgements[j].docno) == docno {
-                let grade = judgements[j].grade;
-                workspace.rel_of_entry[i] = if grade < 0 { UNJUDGED_IN_POOL } else { grade };
-                workspace.judgement_of_entry[i] = j as u32;
-            }
+        }
+        None => {
+            workspace.rel_of_entry.resize(n, NOT_IN_POOL);
+            workspace.judgement_of_entry.resize(n, NO_JUDGEMENT);
         }
     }
     // Rank.
@@ -118,10 +124,13 @@ pub fn rank_query(
     match options.ties {
         TiePolicy::TrecEval => workspace.order.sort_unstable_by(|&a, &b| {
             let (ea, eb) = (&entries[a as usize], &entries[b as usize]);
-            // Entries are docno-sorted and unique, so a larger index is a larger docno.
-            eb.score.partial_cmp(&ea.score).unwrap_or(std::cmp::Ordering::Equal).then(b.cmp(&a))
+            eb.score
+                .partial_cmp(&ea.score)
+                .unwrap_or(std::cmp::Ordering::Equal)
+                .then_with(|| run.docno_bytes(eb.docno).cmp(run.docno_bytes(ea.docno)))
         }),
-        TiePolicy::Input => workspace.order.sort_unstable_by_key(|&i| entries[i as usize].input_position),
+        // Entries are stored in input order already.
+        TiePolicy::Input => {}
     }
     if let Some(max) = options.max_results {
         workspace.order.truncate(max);

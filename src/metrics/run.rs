@@ -1,10 +1,10 @@
 //! A run (ranked results): TREC text `qid Q0 docno rank score tag`, or built in memory from the ranx shape
 //! `{qid: {docno: score}}`.
 //!
-//! trec_eval ignores the rank column and ranks by score; this module keeps each query's entries sorted by
-//! docno (byte order) with their input position, so that ranking and judging need no string work beyond one
-//! merge per query. A document listed twice for one query is an error ([`DuplicatePolicy::Error`], as in
-//! trec_eval) unless [`DuplicatePolicy::KeepFirst`] is chosen. Scores must be finite.
+//! trec_eval ignores the rank column and ranks by score; entries are kept in input order (the "input" tie
+//! policy ranks by it) and their document ids in one arena. A document listed twice for one query is an error
+//! ([`DuplicatePolicy::Error`], as in trec_eval) unless [`DuplicatePolicy::KeepFirst`] is chosen; duplicates are
+//! found with one hash-table pass per query. Scores must be finite.
 
 use std::collections::HashMap;
 
@@ -29,13 +29,15 @@ pub struct RunEntry {
     pub score: f64,
     /// Position among the query's entries in input order (the "input" tie policy ranks by it).
     pub input_position: u32,
+    /// 1-based line in the run text (0 for in-memory input).
+    pub line: u32,
 }
 
 /// The retrieved documents of one query.
 #[derive(Debug, Clone)]
 pub struct QueryRun {
     pub qid: String,
-    /// Sorted by docno bytes; no docno twice.
+    /// In input order; no docno twice.
     pub entries: Vec<RunEntry>,
 }
 
@@ -132,9 +134,9 @@ pub struct RunBuilder {
     docnos: DocnoArena,
     query_index: HashMap<Box<str>, usize>,
     queries: Vec<QueryRun>,
-    /// Source line of each entry, per query, parallel to `entries` before sorting (text input only).
-    lines: Vec<Vec<u32>>,
     duplicates: DuplicatePolicy,
+    /// The query of the previous entry (runs list a query's entries together, so this skips most lookups).
+    last_query: Option<usize>,
 }
 
 impl RunBuilder {
@@ -153,57 +155,110 @@ impl RunBuilder {
         if qid.is_empty() || docno.is_empty() {
             return Err(Error::invalid("run", "query and document ids must not be empty"));
         }
-        let index = match self.query_index.get(qid) {
-            Some(&index) => index,
-            None => {
-                self.queries.push(QueryRun { qid: qid.to_string(), entries: Vec::new() });
-                self.lines.push(Vec::new());
-                self.query_index.insert(qid.into(), self.queries.len() - 1);
-                self.queries.len() - 1
-            }
+        let index = match self.last_query {
+            Some(last) if self.queries[last].qid == qid => last,
+            _ => match self.query_index.get(qid) {
+                Some(&index) => index,
+                None => {
+                    self.queries.push(QueryRun { qid: qid.to_string(), entries: Vec::new() });
+                    self.query_index.insert(qid.into(), self.queries.len() - 1);
+                    self.queries.len() - 1
+                }
+            },
         };
+        self.last_query = Some(index);
         let query = &mut self.queries[index];
         let input_position = query.entries.len() as u32;
         let span = self.docnos.push(docno)?;
-        query.entries.push(RunEntry { docno: span, score, input_position });
-        if line > 0 {
-            self.lines[index].push(line);
-        }
+        query.entries.push(RunEntry { docno: span, score, input_position, line });
         Ok(())
     }
 
-    /// Sorts every query's entries by docno (stable, so the first occurrence of a duplicate comes first),
-    /// applies the duplicate policy, and sorts queries by qid.
+    /// Applies the duplicate policy to every query and sorts queries by qid.
     pub fn build(mut self) -> Result<Run> {
         let docnos = &self.docnos;
-        for (query, lines) in self.queries.iter_mut().zip(&self.lines) {
-            query.entries.sort_by(|a, b| docnos.bytes(a.docno).cmp(docnos.bytes(b.docno)));
-            let duplicate =
-                query.entries.windows(2).position(|pair| docnos.bytes(pair[0].docno) == docnos.bytes(pair[1].docno));
-            let Some(at) = duplicate else { continue };
+        let mut seen = DocnoSet::default();
+        for query in &mut self.queries {
+            let duplicates = seen.duplicates(&query.entries, docnos);
+            if duplicates.is_empty() {
+                continue;
+            }
             match self.duplicates {
                 DuplicatePolicy::Error => {
-                    let (first, second) = (query.entries[at], query.entries[at + 1]);
+                    let (first, second) = (query.entries[duplicates[0].0], query.entries[duplicates[0].1]);
                     let docno = docnos.get(first.docno);
-                    return Err(match (lines.get(first.input_position as usize), lines.get(second.input_position as usize)) {
-                        (Some(first_line), Some(second_line)) => Error::parse(
-                            format!("run line {second_line}"),
+                    return Err(if second.line > 0 {
+                        Error::parse(
+                            format!("run line {}", second.line),
                             format!(
-                                "document '{docno}' is listed twice for query '{}' (first at line {first_line}); \
+                                "document '{docno}' is listed twice for query '{}' (first at line {}); \
                                  pass the keep-first duplicate policy to keep the first",
-                                query.qid
+                                query.qid, first.line
                             ),
-                        ),
-                        _ => Error::invalid("run", format!("document '{docno}' is listed twice for query '{}'", query.qid)),
+                        )
+                    } else {
+                        Error::invalid("run", format!("document '{docno}' is listed twice for query '{}'", query.qid))
                     });
                 }
                 DuplicatePolicy::KeepFirst => {
-                    query.entries.dedup_by(|later, earlier| docnos.bytes(later.docno) == docnos.bytes(earlier.docno));
-                    // Input positions stay as they were: gaps do not change the input order.
+                    let mut drop = vec![false; query.entries.len()];
+                    for (_, later) in duplicates {
+                        drop[later] = true;
+                    }
+                    let mut i = 0;
+                    query.entries.retain(|_| {
+                        i += 1;
+                        !drop[i - 1]
+                    });
                 }
             }
         }
         self.queries.sort_by(|a, b| a.qid.as_bytes().cmp(b.qid.as_bytes()));
         Ok(Run { docnos: self.docnos, queries: self.queries, name: String::new() })
+    }
+}
+
+/// An open-addressing hash set of entry indices keyed by docno, reused from query to query.
+#[derive(Debug, Default)]
+struct DocnoSet {
+    slots: Vec<u32>,
+}
+
+/// FNV-1a over the docno's bytes.
+fn docno_hash(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash = (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+impl DocnoSet {
+    const EMPTY: u32 = u32::MAX;
+
+    /// `(first, later)` index pairs of entries whose docno appeared earlier in `entries`.
+    fn duplicates(&mut self, entries: &[RunEntry], docnos: &DocnoArena) -> Vec<(usize, usize)> {
+        let capacity = (entries.len() * 2).next_power_of_two().max(16);
+        self.slots.clear();
+        self.slots.resize(capacity, Self::EMPTY);
+        let mask = capacity - 1;
+        let mut found = Vec::new();
+        for (i, entry) in entries.iter().enumerate() {
+            let bytes = docnos.bytes(entry.docno);
+            let mut slot = docno_hash(bytes) as usize & mask;
+            loop {
+                let occupant = self.slots[slot];
+                if occupant == Self::EMPTY {
+                    self.slots[slot] = i as u32;
+                    break;
+                }
+                if docnos.bytes(entries[occupant as usize].docno) == bytes {
+                    found.push((occupant as usize, i));
+                    break;
+                }
+                slot = (slot + 1) & mask;
+            }
+        }
+        found
     }
 }
