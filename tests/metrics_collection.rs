@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use rerankit::metrics::{
-    evaluate, DuplicatePolicy, EvalOptions, MeasureRequest, Metric, QueryScope, Qrels, Run, Value,
+    evaluate, DuplicatePolicy, EvalOptions, MeasureRequest, Metric, QueryScope, Qrels, RecallRounding, Run, Value,
 };
 use serde_json::Value as Json;
 
@@ -53,7 +53,9 @@ fn check_trec_eval(run_name: &str) {
     let requests = requests_for(&names);
     assert!(requests.len() > 50, "only {} measures recognised", requests.len());
     for (label, scope, all_key) in [("", QueryScope::Judged, "all"), (" -c", QueryScope::AllQrels, "all_c")] {
-        let e = evaluate(&qrels, &run, &requests, &EvalOptions { scope, ..Default::default() }).unwrap();
+        // pytrec_eval embeds trec_eval 9.x, which rounds recall levels (iprec_at_recall, 11pt_avg) its own way.
+        let options = EvalOptions { scope, recall_rounding: RecallRounding::TrecEval9, ..Default::default() };
+        let e = evaluate(&qrels, &run, &requests, &options).unwrap();
         let mut mismatches = Vec::new();
         if scope == QueryScope::Judged {
             for q in &e.per_query {

@@ -3,6 +3,7 @@
 
 use super::aggregate::{aggregate, AggregateContext};
 use super::measure::{MeasureRequest, Metric};
+use super::measures::interpolated_precision::RecallRounding;
 use super::measures::{value, QueryContext, Value};
 use super::qrels::{Qrels, QueryQrels};
 use super::ranking::{missing_query_ranking, rank_query, RankedRelevance, RankingOptions, RankingWorkspace};
@@ -33,6 +34,8 @@ pub struct EvalOptions {
     pub scope: QueryScope,
     /// Number of documents in the collection (trec_eval `-N`; `utility` only).
     pub collection_size: u64,
+    /// trec_eval 10.0's rounding of recall levels (default) or 9.x's, which pytrec_eval embeds.
+    pub recall_rounding: RecallRounding,
 }
 
 /// One query's values, parallel to [`Evaluation::measures`].
@@ -100,8 +103,13 @@ pub fn evaluate(qrels: &Qrels, run: &Run, measures: &[MeasureRequest], options: 
             (None, Some(q)) => missing_query_ranking(q, options.ranking.relevance_level, &mut ranked),
             (None, None) => continue,
         }
-        let context =
-            QueryContext { ranked: &ranked, qrels: query_qrels, collection_size: options.collection_size, run_name: &run.name };
+        let context = QueryContext {
+            ranked: &ranked,
+            qrels: query_qrels,
+            collection_size: options.collection_size,
+            run_name: &run.name,
+            recall_rounding: options.recall_rounding,
+        };
         let values = measures
             .iter()
             .map(|request| {

@@ -31,6 +31,7 @@ pub mod trec_format;
 
 pub use evaluation::{evaluate, EvalOptions, Evaluation, QueryEvaluation, QueryScope};
 pub use measure::{parse_measures, HaystackMeasure, MeasureRequest, Metric};
+pub use measures::interpolated_precision::RecallRounding;
 pub use measures::Value;
 pub use profiles::{profile, Profile};
 pub use qrels::Qrels;

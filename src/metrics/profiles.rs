@@ -39,7 +39,7 @@ pub fn profile(name: &str) -> Result<Profile> {
         let options = EvalOptions {
             ranking: RankingOptions { ties: TiePolicy::Input, ..RankingOptions::default() },
             scope: QueryScope::AllRun,
-            collection_size: 0,
+            ..EvalOptions::default()
         };
         return Ok(Profile { measures, options });
     }
@@ -60,7 +60,7 @@ pub fn profile(name: &str) -> Result<Profile> {
         let options = EvalOptions {
             ranking: RankingOptions { ties: TiePolicy::Input, ..RankingOptions::default() },
             scope: QueryScope::AllQrels,
-            collection_size: 0,
+            ..EvalOptions::default()
         };
         return Ok(Profile { measures, options });
     }

@@ -57,6 +57,10 @@ impl TrecEvalArgs {
                         parsed.keep_first_duplicate = true;
                         continue;
                     }
+                    "trec-eval-9-rounding" => {
+                        parsed.options.recall_rounding = super::measures::interpolated_precision::RecallRounding::TrecEval9;
+                        continue;
+                    }
                     "input-order" => {
                         parsed.options.ranking.ties = super::ranking::TiePolicy::Input;
                         continue;

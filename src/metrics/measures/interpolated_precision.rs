@@ -1,14 +1,34 @@
 //! Interpolated precision: `iprec_at_recall_x` and `11pt_avg`.
 //!
 //! Interpolated precision at rank i is max_{j ≥ i} P(j). At recall level x, trec_eval 10.0 takes the
-//! c-th relevant retrieved document with c = round(x × R) (`lround`; 9.x used ⌊x·R + 0.9⌋) and reports the
-//! interpolated precision at its rank; 0 when fewer than c relevant documents were retrieved. c = 0 behaves
-//! as the first relevant document.
+//! c-th relevant retrieved document with c = round(x × R) (`lround`; trec_eval 9.x — and so pytrec_eval —
+//! used ⌊x·R + 0.9⌋, [`RecallRounding::TrecEval9`]) and reports the interpolated precision at its rank; 0 when
+//! fewer than c relevant documents were retrieved. c = 0 behaves as the first relevant document.
+
+/// How a recall level becomes a number of relevant documents.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RecallRounding {
+    /// trec_eval 10.0: c = round(x × R).
+    #[default]
+    TrecEval10,
+    /// trec_eval 9.x and pytrec_eval: c = ⌊x × R + 0.9⌋.
+    TrecEval9,
+}
+
+impl RecallRounding {
+    /// The number of relevant documents for recall level `level` with `num_rel` relevant documents.
+    pub fn relevant_count(self, level: f64, num_rel: u64) -> f64 {
+        match self {
+            RecallRounding::TrecEval10 => (level * num_rel as f64).round(),
+            RecallRounding::TrecEval9 => (level * num_rel as f64 + 0.9).trunc(),
+        }
+    }
+}
 
 use crate::metrics::ranking::RankedRelevance;
 
 /// Interpolated precision at each recall level of `levels`, computed from one backward pass.
-pub fn interpolated_precision_at_recalls(r: &RankedRelevance, levels: &[f64]) -> Vec<f64> {
+pub fn interpolated_precision_at_recalls(r: &RankedRelevance, levels: &[f64], rounding: RecallRounding) -> Vec<f64> {
     if r.num_rel_ret == 0 || r.num_ret == 0 {
         return vec![0.0; levels.len()];
     }
@@ -29,7 +49,7 @@ pub fn interpolated_precision_at_recalls(r: &RankedRelevance, levels: &[f64]) ->
     levels
         .iter()
         .map(|&level| {
-            let c = (level * r.num_rel as f64).round();
+            let c = rounding.relevant_count(level, r.num_rel);
             if c > r.num_rel_ret as f64 {
                 0.0
             } else if c < 1.0 {
@@ -42,14 +62,14 @@ pub fn interpolated_precision_at_recalls(r: &RankedRelevance, levels: &[f64]) ->
 }
 
 /// `iprec_at_recall_x`: interpolated precision at recall level x.
-pub fn interpolated_precision_at_recall(r: &RankedRelevance, level: f64) -> f64 {
-    interpolated_precision_at_recalls(r, &[level])[0]
+pub fn interpolated_precision_at_recall(r: &RankedRelevance, level: f64, rounding: RecallRounding) -> f64 {
+    interpolated_precision_at_recalls(r, &[level], rounding)[0]
 }
 
 /// `11pt_avg` = mean of the interpolated precision at the recall levels (default 0.0, 0.1, …, 1.0).
-pub fn eleven_point_average(r: &RankedRelevance, levels: &[f64]) -> f64 {
+pub fn eleven_point_average(r: &RankedRelevance, levels: &[f64], rounding: RecallRounding) -> f64 {
     if levels.is_empty() {
         return 0.0;
     }
-    interpolated_precision_at_recalls(r, levels).iter().fold(0.0, |total, x| total + x) / levels.len() as f64
+    interpolated_precision_at_recalls(r, levels, rounding).iter().fold(0.0, |total, x| total + x) / levels.len() as f64
 }

@@ -47,6 +47,8 @@ pub struct QueryContext<'a> {
     pub collection_size: u64,
     /// The run's name (`runid`).
     pub run_name: &'a str,
+    /// Recall level → relevant count for `iprec_at_recall` and `11pt_avg`.
+    pub recall_rounding: interpolated_precision::RecallRounding,
 }
 
 /// Judged non-relevant documents of the query: grades in [0, relevance level).
@@ -85,8 +87,8 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         Metric::Hits(k) => counts::hits_at(r, *k),
         Metric::RecipRank => reciprocal_rank::reciprocal_rank(r),
         Metric::RecipRankCut(k) => reciprocal_rank::reciprocal_rank_at(r, *k as usize),
-        Metric::IprecAtRecall(level) => interpolated_precision::interpolated_precision_at_recall(r, *level),
-        Metric::ElevenPtAvg(levels) => interpolated_precision::eleven_point_average(r, &levels.values),
+        Metric::IprecAtRecall(level) => interpolated_precision::interpolated_precision_at_recall(r, *level, q.recall_rounding),
+        Metric::ElevenPtAvg(levels) => interpolated_precision::eleven_point_average(r, &levels.values, q.recall_rounding),
         Metric::Utility(coefficients) => set_measures::utility(r, &coefficients.values, q.collection_size),
         Metric::SetF { beta, .. } => set_measures::set_f(r, *beta),
         Metric::Unj(k) => set_measures::unjudged_at(r, *k),
