@@ -6,6 +6,7 @@ import { RerankitError } from "./node.js";
 type Subcommand = { summary: string; load: () => Promise<{ main(args: string[]): Promise<number> | number }> };
 
 const subcommands: Record<string, Subcommand> = {
+  "agent-eval": { summary: "evaluate agent answers and steps like graphrag-eval", load: () => import("./cli_agent_eval.js") },
   version: { summary: "print the version", load: async () => ({ main: async () => { const { version } = await import("./node.js"); console.log(version()); return 0; } }) },
 };
 

@@ -7,3 +7,4 @@ export {
 export { version } from "./runtime.js";
 export { CrossEncoder, Embedder, type Device, type EmbedOptions, type LoadProgress, type ModelLoadOptions, type ModelSource, type RerankDocument, type RerankOptions, type RerankResult, type SourceCache } from "./cross_encoder.js";
 export { RecentnessRanker, LostInTheMiddleRanker, DiversityRanker, Pipeline, fuse, adaptiveWeight, combineScores, adaptiveRerank, type RecentnessRankerOptions, type RankingMode, type LostInTheMiddleRankerOptions, type DiversityRankerOptions, type DiversityQuery, type TextEmbedder, type DocumentLike, type FusionRun, type FuseOptions, type AdaptiveWeightOptions, type CombineScoresOptions, type AdaptiveRerankOptions, type AdaptiveRerankResult, type PipelineStep } from "./rankers.js";
+export { evaluateAgent, aggregateAgent, agentJudgePrompts, agentToYaml, type AgentResult, type AgentInput, type Judge, type JudgeReply, type EvaluateAgentOptions } from "./agent_eval.js";

@@ -7,6 +7,7 @@ mod convert;
 mod document;
 mod errors;
 mod rankers;
+mod agent_eval;
 
 use wasm_bindgen::prelude::*;
 

@@ -851,6 +851,11 @@ impl Plan {
         Plan { requests, slots, config }
     }
 
+    /// The output names of the configuration's custom evaluations (for [`super::aggregate`]).
+    pub fn custom_metric_names(&self) -> Vec<String> {
+        self.config.custom_metric_names()
+    }
+
     /// The prompts, in order (one judge call each).
     pub fn prompts(&self) -> Vec<String> {
         self.requests.iter().map(|r| r.prompt.clone()).collect()
