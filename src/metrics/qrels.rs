@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::docno_arena::{DocnoArena, DocnoSpan};
-use super::text_lines::{content_lines, leading_fields};
+use super::text_lines::field_lines;
 use crate::error::{Error, Result};
 
 /// One judged document of one query.
@@ -62,8 +62,7 @@ impl Qrels {
     /// starting with `#` are skipped. Errors name the line.
     pub fn parse(text: &str) -> Result<Qrels> {
         let mut builder = QrelsBuilder::with_capacity(text.len() / 4);
-        for (line_number, line) in content_lines(text) {
-            let ([qid, _iter, docno, grade], count) = leading_fields::<4>(line);
+        for (line_number, [qid, _iter, docno, grade], count) in field_lines::<4>(text) {
             if count != 4 {
                 return Err(Error::parse(
                     format!("qrels line {line_number}"),

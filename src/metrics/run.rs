@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 
 use super::docno_arena::{DocnoArena, DocnoSpan};
-use super::text_lines::{content_lines, leading_fields};
+use super::text_lines::field_lines;
 use crate::error::{Error, Result};
 
 /// What to do with a document listed twice for one query.
@@ -57,8 +57,7 @@ impl Run {
     pub fn parse(text: &str, duplicates: DuplicatePolicy) -> Result<Run> {
         let mut builder = RunBuilder::with_capacity(text.len() / 3, duplicates);
         let mut name = "";
-        for (line_number, line) in content_lines(text) {
-            let ([qid, _q0, docno, _rank, score, tag], count) = leading_fields::<6>(line);
+        for (line_number, [qid, _q0, docno, _rank, score, tag], count) in field_lines::<6>(text) {
             if count < 6 {
                 return Err(Error::parse(
                     format!("run line {line_number}"),

@@ -1,29 +1,78 @@
-//! Line splitting shared by the qrels and run parsers: whitespace-separated fields, `#` comment lines and
-//! blank lines skipped (trec_eval 10.0 skips a line whose first non-blank character is `#`).
+//! Line and field splitting shared by the qrels and run parsers, in one pass over the bytes: fields are
+//! separated by ASCII whitespace, lines by `\n` (a trailing `\r` is whitespace); blank lines and lines whose
+//! first non-blank character is `#` are skipped (trec_eval 10.0's comment lines).
 
-/// Each content line of `text` with its 1-based line number; comment and blank lines are left out.
-pub fn content_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.split('\n').enumerate().filter_map(|(index, line)| {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let trimmed = line.trim_start();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            None
-        } else {
-            Some((index + 1, line))
-        }
-    })
+/// ASCII whitespace other than the line feed.
+#[inline]
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
 }
 
-/// Splits `line` on ASCII whitespace into at most `N` leading fields plus the count of all fields.
-#[inline]
-pub fn leading_fields<const N: usize>(line: &str) -> ([&str; N], usize) {
-    let mut fields = [""; N];
-    let mut count = 0;
-    for field in line.split_ascii_whitespace() {
-        if count < N {
-            fields[count] = field;
+/// The content lines of a text, each as its 1-based line number, its first `N` fields and its field count.
+pub struct FieldLines<'a, const N: usize> {
+    text: &'a str,
+    position: usize,
+    line: usize,
+}
+
+/// Iterates the content lines of `text` with up to `N` leading fields each.
+pub fn field_lines<const N: usize>(text: &str) -> FieldLines<'_, N> {
+    FieldLines { text, position: 0, line: 0 }
+}
+
+impl<'a, const N: usize> Iterator for FieldLines<'a, N> {
+    type Item = (usize, [&'a str; N], usize);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let bytes = self.text.as_bytes();
+        let len = bytes.len();
+        while self.position < len {
+            self.line += 1;
+            let mut i = self.position;
+            let mut fields = [""; N];
+            let mut count = 0;
+            loop {
+                while i < len && is_blank(bytes[i]) {
+                    i += 1;
+                }
+                if i >= len || bytes[i] == b'\n' {
+                    break;
+                }
+                if count == 0 && bytes[i] == b'#' {
+                    while i < len && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                    break;
+                }
+                let start = i;
+                while i < len && bytes[i] != b'\n' && !is_blank(bytes[i]) {
+                    i += 1;
+                }
+                if count < N {
+                    // Both ends lie next to ASCII bytes (or the text's ends), so they are char boundaries.
+                    fields[count] = &self.text[start..i];
+                }
+                count += 1;
+            }
+            self.position = i + 1;
+            if count > 0 {
+                return Some((self.line, fields, count));
+            }
         }
-        count += 1;
+        None
     }
-    (fields, count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::field_lines;
+
+    #[test]
+    fn fields_comments_blank_lines_and_line_numbers() {
+        let text = "# c\n\na b  c\r\n  # indented\n\td\te f g h\nlast";
+        let lines: Vec<_> = field_lines::<3>(text).collect();
+        assert_eq!(lines, vec![(3, ["a", "b", "c"], 3), (5, ["d", "e", "f"], 5), (6, ["last", "", ""], 1)]);
+        assert_eq!(field_lines::<2>("").count(), 0);
+        assert_eq!(field_lines::<2>("x é\n").next(), Some((1, ["x", "é"], 2)));
+    }
 }
