@@ -6,6 +6,7 @@
 mod convert;
 mod document;
 mod errors;
+mod metrics;
 mod rankers;
 mod agent_eval;
 

@@ -1,0 +1,319 @@
+// Retrieval metrics with trec_eval 10.0 semantics (PARITY.md §7), the Haystack 1.x and graphrag-eval profiles
+// (§8, seed 004), and run comparison with significance tests. The formulas live in src/metrics/ (one Rust
+// function per measure, the formula in its doc comment).
+//
+// Inputs: TREC text (string or bytes: `qid iter docno grade` / `qid Q0 docno rank score tag`), ranx-shaped
+// objects `{qid: {docno: value}}`, `Map`s of either, or handles from parseQrels / parseRun (parse once,
+// evaluate many times). Text is parsed inside wasm in one call; objects are flattened here into columns and
+// cross the boundary once.
+import * as wasm from "./wasm/rerankit.js";
+import { invalidArgument } from "./errors.js";
+
+/** Parsed relevance judgements (reusable across evaluate calls). */
+export class ParsedQrels {
+  /** @internal */
+  readonly handle: wasm.MetricsQrels;
+  /** @internal */
+  constructor(handle: wasm.MetricsQrels) {
+    this.handle = handle;
+  }
+  /** Number of queries with judgements. */
+  get numQueries(): number {
+    return this.handle.numQueries;
+  }
+  /** Number of judgements. */
+  get size(): number {
+    return this.handle.size;
+  }
+  /** Releases the wasm memory now (otherwise the garbage collector does, eventually). */
+  free(): void {
+    this.handle.free();
+  }
+}
+
+/** A parsed run (reusable across evaluate calls). */
+export class ParsedRun {
+  /** @internal */
+  readonly handle: wasm.MetricsRun;
+  /** @internal */
+  constructor(handle: wasm.MetricsRun) {
+    this.handle = handle;
+  }
+  get numQueries(): number {
+    return this.handle.numQueries;
+  }
+  get size(): number {
+    return this.handle.size;
+  }
+  /** The tag column of the run's last line (trec_eval's `runid`). */
+  get name(): string {
+    return this.handle.name;
+  }
+  free(): void {
+    this.handle.free();
+  }
+}
+
+/** `{qid: {docno: value}}` as objects or Maps. */
+export type NestedScores =
+  | Record<string, Record<string, number>>
+  | Map<string, Map<string, number> | Record<string, number>>;
+
+/** Qrels: TREC text, its bytes, a ranx-shaped `{qid: {docno: grade}}`, or parseQrels' result. */
+export type QrelsInput = string | Uint8Array | NestedScores | ParsedQrels;
+/** A run: TREC text, its bytes, a ranx-shaped `{qid: {docno: score}}`, or parseRun's result. */
+export type RunInput = string | Uint8Array | NestedScores | ParsedRun;
+
+export interface EvaluateOptions {
+  /** Grades ≥ this are relevant (trec_eval `-l`). Default 1. */
+  relevanceLevel?: number;
+  /** Average over every query of the qrels; a query missing from the run scores 0 (trec_eval `-c`). */
+  complete?: boolean;
+  /** Which queries: "judged" (in both; trec_eval's default), "qrels" (`-c`), "run" (every run query; Haystack). */
+  scope?: "judged" | "qrels" | "run";
+  /** Keep only the top n of each query after ranking (trec_eval `-M`; Haystack's simulated_top_k_retriever). */
+  maxResults?: number;
+  /** Ties: "trec_eval" (score desc, then docno desc — default) or "input" (the run's order as given). */
+  ties?: "trec_eval" | "input";
+  /** Documents in the collection (trec_eval `-N`; `utility` only). */
+  collectionSize?: number;
+  /** Measures and settings of another tool: "haystack", "graphrag", "graphrag@k", "trec_eval". */
+  profile?: string;
+  /** A document listed twice for a query: keep the first instead of failing (text and Map runs). */
+  keepFirstDuplicate?: boolean;
+  /**
+   * Recall level → number of relevant documents for iprec_at_recall / 11pt_avg: "trec_eval_10" (round, the
+   * default) or "trec_eval_9" (⌊x·R + 0.9⌋, what pytrec_eval embeds).
+   */
+  recallRounding?: "trec_eval_10" | "trec_eval_9";
+}
+
+export type MetricValue = number | string;
+
+export interface Evaluation {
+  /** Measure → aggregate (mean over queries; sums for counts; trec_eval's rules). */
+  aggregate: Record<string, MetricValue>;
+  /** Query id → measure → value, queries in trec_eval's order. */
+  perQuery: Record<string, Record<string, MetricValue>>;
+  /** The run's name (TREC tag column), "" for objects. */
+  runName: string;
+}
+
+/** Parses TREC qrels text (`qid iter docno grade`; `#` comment lines skipped). Errors name the line. */
+export function parseQrels(text: string | Uint8Array): ParsedQrels {
+  return new ParsedQrels(wasm.metricsParseQrels(bytes(text, "qrels")));
+}
+
+/** Parses a TREC run (`qid Q0 docno rank score tag`). A duplicate document is an error unless keepFirstDuplicate. */
+export function parseRun(text: string | Uint8Array, options: { keepFirstDuplicate?: boolean } = {}): ParsedRun {
+  return new ParsedRun(wasm.metricsParseRun(bytes(text, "run"), options.keepFirstDuplicate === true));
+}
+
+const encoder = new TextEncoder();
+
+function bytes(text: unknown, field: string): Uint8Array {
+  if (typeof text === "string") return encoder.encode(text);
+  if (text instanceof Uint8Array) return text;
+  return invalidArgument(field, "expected TREC text (a string or a Uint8Array)");
+}
+
+interface Columns {
+  qids: string;
+  counts: Uint32Array;
+  docnos: string;
+  values: Float64Array;
+}
+
+/** Flattens `{qid: {docno: value}}` (objects or Maps) into columns, checking every value is a number. */
+function columns(input: object, field: string): Columns {
+  const queries: [string, string[], unknown[]][] = [];
+  let total = 0;
+  const entries: Iterable<[string, unknown]> = input instanceof Map ? input.entries() : Object.entries(input);
+  for (const [qid, docs] of entries) {
+    if (typeof qid !== "string") invalidArgument(field, `query ids must be strings, got ${typeof qid}`);
+    if (docs === null || typeof docs !== "object" || Array.isArray(docs)) {
+      invalidArgument(`${field}[${JSON.stringify(qid)}]`, "expected {docno: number} (an object or a Map)");
+    }
+    let docnos: string[];
+    let values: unknown[];
+    if (docs instanceof Map) {
+      docnos = Array.from(docs.keys());
+      values = Array.from(docs.values());
+    } else {
+      docnos = Object.keys(docs);
+      values = Object.values(docs);
+    }
+    total += docnos.length;
+    queries.push([qid, docnos, values]);
+  }
+  const counts = new Uint32Array(queries.length);
+  const values = new Float64Array(total);
+  const docnoParts: string[] = [];
+  let at = 0;
+  queries.forEach(([qid, docnos, vals], q) => {
+    counts[q] = docnos.length;
+    for (let i = 0; i < vals.length; i++) {
+      const v = vals[i];
+      if (typeof v !== "number") {
+        invalidArgument(`${field}[${JSON.stringify(qid)}][${JSON.stringify(docnos[i])}]`, `expected a number, got ${v === null ? "null" : typeof v}`);
+      }
+      values[at++] = v;
+    }
+    if (docnos.length > 0) docnoParts.push(docnos.join("\0"));
+  });
+  return { qids: queries.map(([qid]) => qid).join("\0"), counts, docnos: docnoParts.join("\0"), values };
+}
+
+/** Qrels input → a handle, and whether this call owns it (and must free it). */
+function qrelsHandle(input: QrelsInput): [ParsedQrels, boolean] {
+  if (input instanceof ParsedQrels) return [input, false];
+  if (typeof input === "string" || input instanceof Uint8Array) return [parseQrels(input), true];
+  if (input !== null && typeof input === "object") {
+    const c = columns(input, "qrels");
+    return [new ParsedQrels(wasm.metricsQrelsFromColumns(c.qids, c.counts, c.docnos, c.values)), true];
+  }
+  return invalidArgument("qrels", "expected TREC text, {qid: {docno: grade}}, a Map, or parseQrels()");
+}
+
+function runHandle(input: RunInput, field: string, keepFirst: boolean): [ParsedRun, boolean] {
+  if (input instanceof ParsedRun) return [input, false];
+  if (typeof input === "string" || input instanceof Uint8Array) {
+    return [new ParsedRun(wasm.metricsParseRun(bytes(input, field), keepFirst)), true];
+  }
+  if (input !== null && typeof input === "object") {
+    const c = columns(input, field);
+    return [new ParsedRun(wasm.metricsRunFromColumns(c.qids, c.counts, c.docnos, c.values, keepFirst)), true];
+  }
+  return invalidArgument(field, "expected TREC text, {qid: {docno: score}}, a Map, or parseRun()");
+}
+
+interface RawEvaluation {
+  keys: string[];
+  qids: string[];
+  values: Float64Array;
+  aggregate: Float64Array;
+  texts: [number, number, string][];
+  runName: string;
+}
+
+/**
+ * Evaluates a run against qrels. `measures`: trec_eval names (`map`, `P_10`, `P.5,10`, `ndcg_cut_10`,
+ * `official`, `all_trec`, `ndcg.1=3,2=9`) or ranx / ir_measures names (`ndcg@10`, `mrr@10`, `recall@100`,
+ * `map@100`); optional with `options.profile`. Results are keyed by the names as given (`P.5,10` gives
+ * `P_5` and `P_10`).
+ */
+export function evaluate(qrels: QrelsInput, run: RunInput, measures?: string | string[], options: EvaluateOptions = {}): Evaluation {
+  const [q, ownQ] = qrelsHandle(qrels);
+  let ownR = false;
+  let r: ParsedRun | undefined;
+  try {
+    [r, ownR] = runHandle(run, "run", options.keepFirstDuplicate === true);
+    const raw = wasm.metricsEvaluate(q.handle, r.handle, measures ?? null, wasmOptions(options)) as RawEvaluation;
+    return shape(raw);
+  } finally {
+    if (ownQ) q.free();
+    if (ownR && r) r.free();
+  }
+}
+
+function wasmOptions(options: object | null | undefined): Record<string, unknown> {
+  if (options === null || options === undefined) return {};
+  if (typeof options !== "object") invalidArgument("options", "expected an object");
+  const { keepFirstDuplicate: _ignored, ...rest } = options as Record<string, unknown>;
+  return rest;
+}
+
+function shape(raw: RawEvaluation): Evaluation {
+  const m = raw.keys.length;
+  const aggregate: Record<string, MetricValue> = {};
+  raw.keys.forEach((key, j) => {
+    if (!Number.isNaN(raw.aggregate[j])) aggregate[key] = raw.aggregate[j];
+  });
+  const rows: Record<string, MetricValue>[] = raw.qids.map((_, q) => {
+    const row: Record<string, MetricValue> = {};
+    for (let j = 0; j < m; j++) row[raw.keys[j]] = raw.values[q * m + j];
+    return row;
+  });
+  for (const [q, j, text] of raw.texts) {
+    if (q < 0) aggregate[raw.keys[j]] = text;
+    else rows[q][raw.keys[j]] = text;
+  }
+  const perQuery: Record<string, Record<string, MetricValue>> = {};
+  raw.qids.forEach((qid, q) => {
+    perQuery[qid] = rows[q];
+  });
+  return { aggregate, perQuery, runName: raw.runName };
+}
+
+export interface CompareOptions extends EvaluateOptions {
+  /** Random sign flips in the permutation test (default 1000, as ranx). */
+  trials?: number;
+  /** Seed of the permutation test (default 42). */
+  seed?: number;
+}
+
+export interface MeasureComparison {
+  meanA: number;
+  meanB: number;
+  /** meanB − meanA. */
+  delta: number;
+  /** Query id → values and difference (b − a); a query evaluated for one run only counts 0 for the other. */
+  perQuery: Record<string, { a: number; b: number; delta: number }>;
+  /** Paired Student's t-test, two-sided. */
+  tTest: { statistic: number; pValue: number };
+  /** Randomised (Fisher) permutation test: fraction of sign flips with |mean difference| ≥ the observed one. */
+  permutation: { pValue: number; trials: number; seed: number };
+}
+
+interface RawComparison {
+  key: string;
+  meanA: number;
+  meanB: number;
+  qids: string[];
+  a: Float64Array;
+  b: Float64Array;
+  tTest: { statistic: number; pValue: number };
+  permutation: { pValue: number; trials: number; seed: number };
+}
+
+/** Compares run B with run A on each measure: means, per-query deltas, paired t-test, permutation test. */
+export function compareRuns(
+  qrels: QrelsInput,
+  runA: RunInput,
+  runB: RunInput,
+  measures?: string | string[],
+  options: CompareOptions = {},
+): Record<string, MeasureComparison> {
+  const keepFirst = options.keepFirstDuplicate === true;
+  const [q, ownQ] = qrelsHandle(qrels);
+  const owned: ParsedRun[] = [];
+  try {
+    const [a, ownA] = runHandle(runA, "runA", keepFirst);
+    if (ownA) owned.push(a);
+    const [b, ownB] = runHandle(runB, "runB", keepFirst);
+    if (ownB) owned.push(b);
+    const raw = wasm.metricsCompare(q.handle, a.handle, b.handle, measures ?? null, wasmOptions(options)) as RawComparison[];
+    const out: Record<string, MeasureComparison> = {};
+    for (const c of raw) {
+      const perQuery: MeasureComparison["perQuery"] = {};
+      c.qids.forEach((qid, i) => {
+        perQuery[qid] = { a: c.a[i], b: c.b[i], delta: c.b[i] - c.a[i] };
+      });
+      out[c.key] = { meanA: c.meanA, meanB: c.meanB, delta: c.meanB - c.meanA, perQuery, tTest: c.tTest, permutation: c.permutation };
+    }
+    return out;
+  } finally {
+    if (ownQ) q.free();
+    for (const r of owned) r.free();
+  }
+}
+
+/** @internal The `rerankit eval` command: the qrels and run operands of a trec_eval command line. */
+export function trecEvalOperands(args: string[]): [string, string] {
+  return wasm.metricsTrecEvalFiles(args) as [string, string];
+}
+
+/** @internal trec_eval's report for a command line and the two files' contents. */
+export function trecEvalReport(args: string[], qrels: Uint8Array, run: Uint8Array): string {
+  return wasm.metricsTrecEval(args, qrels, run);
+}

@@ -1,0 +1,405 @@
+//! Bindings for the retrieval metrics (wrapped by pkg/metrics.ts).
+//!
+//! Inputs cross the boundary in bulk, never entry by entry: TREC text as bytes (parsed here), or the ranx
+//! shape flattened by the wrapper into columns (qids, entries per qid, docnos joined by U+0000, values as a
+//! `Float64Array`). Parsed inputs stay here as `MetricsQrels` / `MetricsRun` handles that can be evaluated many
+//! times. Results go back as columns too (a `Float64Array` of per-query values), which the wrapper turns into
+//! `{aggregate, perQuery}`.
+
+use super::convert::to_json;
+use super::errors::{js, JsResult};
+use crate::metrics::comparison::{compare_runs, PermutationSettings};
+use crate::metrics::qrels::QrelsBuilder;
+use crate::metrics::run::RunBuilder;
+use crate::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
+use crate::metrics::{
+    evaluate, parse_measures, profile, DuplicatePolicy, EvalOptions, MeasureRequest, QueryScope, Qrels, RecallRounding, Run,
+    TiePolicy, Value as MetricValue,
+};
+use crate::{Error, Result};
+use js_sys::{Array, Float64Array, Object, Reflect};
+use serde_json::{Map, Value};
+use wasm_bindgen::prelude::*;
+
+/// Parsed relevance judgements.
+#[wasm_bindgen]
+pub struct MetricsQrels {
+    inner: Qrels,
+}
+
+#[wasm_bindgen]
+impl MetricsQrels {
+    /// Number of queries with judgements.
+    #[wasm_bindgen(getter, js_name = numQueries)]
+    pub fn num_queries(&self) -> usize {
+        self.inner.queries().len()
+    }
+
+    /// Number of judgements.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.inner.len()
+    }
+}
+
+/// A parsed run.
+#[wasm_bindgen]
+pub struct MetricsRun {
+    inner: Run,
+}
+
+#[wasm_bindgen]
+impl MetricsRun {
+    #[wasm_bindgen(getter, js_name = numQueries)]
+    pub fn num_queries(&self) -> usize {
+        self.inner.queries().len()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// The run's name (the tag column of its last line).
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> String {
+        self.inner.name.clone()
+    }
+}
+
+fn utf8<'a>(field: &str, bytes: &'a [u8]) -> Result<&'a str> {
+    std::str::from_utf8(bytes)
+        .map_err(|e| Error::parse(field, format!("not UTF-8 (byte {} is invalid)", e.valid_up_to())))
+}
+
+fn duplicates(keep_first: bool) -> DuplicatePolicy {
+    if keep_first {
+        DuplicatePolicy::KeepFirst
+    } else {
+        DuplicatePolicy::Error
+    }
+}
+
+/// TREC qrels text (`qid iter docno grade`).
+#[wasm_bindgen(js_name = metricsParseQrels)]
+pub fn metrics_parse_qrels(text: &[u8]) -> JsResult<MetricsQrels> {
+    js(utf8("qrels", text).and_then(Qrels::parse).map(|inner| MetricsQrels { inner }))
+}
+
+/// TREC run text (`qid Q0 docno rank score tag`).
+#[wasm_bindgen(js_name = metricsParseRun)]
+pub fn metrics_parse_run(text: &[u8], keep_first_duplicate: bool) -> JsResult<MetricsRun> {
+    js(utf8("run", text).and_then(|t| Run::parse(t, duplicates(keep_first_duplicate))).map(|inner| MetricsRun { inner }))
+}
+
+/// Walks the flattened ranx shape: `qids` and `docnos` joined by U+0000, `counts[i]` entries for query i.
+fn for_each_column_entry(
+    field: &str,
+    qids: &str,
+    counts: &[u32],
+    docnos: &str,
+    values: &[f64],
+    mut add: impl FnMut(&str, &str, f64) -> Result<()>,
+) -> Result<()> {
+    let total: u64 = counts.iter().map(|&c| c as u64).sum();
+    if total != values.len() as u64 {
+        return Err(Error::internal(format!("{field}: {} values for {total} entries", values.len())));
+    }
+    let qid_list: Vec<&str> = if counts.is_empty() { Vec::new() } else { qids.split('\0').collect() };
+    if qid_list.len() != counts.len() {
+        return Err(Error::invalid(field, "query ids must not contain U+0000"));
+    }
+    let mut docno_iter = if total == 0 { None } else { Some(docnos.split('\0')) };
+    let mut v = 0;
+    for (qid, &count) in qid_list.iter().zip(counts) {
+        for _ in 0..count {
+            let docno = docno_iter.as_mut().and_then(|it| it.next()).ok_or_else(|| Error::invalid(field, "document ids must not contain U+0000"))?;
+            add(qid, docno, values[v])?;
+            v += 1;
+        }
+    }
+    if docno_iter.and_then(|mut it| it.next()).is_some() {
+        return Err(Error::invalid(field, "document ids must not contain U+0000"));
+    }
+    Ok(())
+}
+
+/// Qrels from the flattened ranx shape; grades must be integers.
+#[wasm_bindgen(js_name = metricsQrelsFromColumns)]
+pub fn metrics_qrels_from_columns(qids: &str, counts: &[u32], docnos: &str, grades: &[f64]) -> JsResult<MetricsQrels> {
+    js((|| {
+        let mut builder = QrelsBuilder::with_capacity(docnos.len());
+        for_each_column_entry("qrels", qids, counts, docnos, grades, |qid, docno, grade| {
+            if !grade.is_finite() || grade.fract() != 0.0 || grade.abs() > 9.0e15 {
+                return Err(Error::invalid(&format!("qrels[{qid:?}][{docno:?}]"), format!("grade must be an integer, got {grade}")));
+            }
+            builder.add(qid, docno, grade as i64)
+        })?;
+        Ok(MetricsQrels { inner: builder.build()? })
+    })())
+}
+
+/// A run from the flattened ranx shape; scores must be finite.
+#[wasm_bindgen(js_name = metricsRunFromColumns)]
+pub fn metrics_run_from_columns(
+    qids: &str,
+    counts: &[u32],
+    docnos: &str,
+    scores: &[f64],
+    keep_first_duplicate: bool,
+) -> JsResult<MetricsRun> {
+    js((|| {
+        let mut builder = RunBuilder::with_capacity(docnos.len(), duplicates(keep_first_duplicate));
+        for_each_column_entry("run", qids, counts, docnos, scores, |qid, docno, score| builder.add(qid, docno, score))?;
+        Ok(MetricsRun { inner: builder.build()? })
+    })())
+}
+
+fn integer(options: &Map<String, Value>, key: &str, min: i64) -> Result<Option<i64>> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_i64() {
+            Some(n) if n >= min => Ok(Some(n)),
+            _ => Err(Error::invalid(&format!("options.{key}"), format!("expected an integer ≥ {min}, got {v}"))),
+        },
+    }
+}
+
+fn text<'a>(options: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(v) => Err(Error::invalid(&format!("options.{key}"), format!("expected a string, got {v}"))),
+    }
+}
+
+fn flag(options: &Map<String, Value>, key: &str) -> Result<Option<bool>> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(b)) => Ok(Some(*b)),
+        Some(v) => Err(Error::invalid(&format!("options.{key}"), format!("expected a boolean, got {v}"))),
+    }
+}
+
+const OPTION_KEYS: &[&str] = &[
+    "relevanceLevel",
+    "complete",
+    "scope",
+    "maxResults",
+    "ties",
+    "collectionSize",
+    "profile",
+    "keepFirstDuplicate",
+    "recallRounding",
+    "trials",
+    "seed",
+];
+
+/// Measures and settings from the JS `measures` and `options`: a profile's, then the options on top.
+fn requests_and_options(measures: &JsValue, options: &JsValue) -> Result<(Vec<MeasureRequest>, EvalOptions, Map<String, Value>)> {
+    let options = match to_json("options", options)? {
+        Value::Object(m) => m,
+        Value::Null => Map::new(),
+        _ => return Err(Error::invalid("options", "expected an object")),
+    };
+    if let Some(unknown) = options.keys().find(|k| !OPTION_KEYS.contains(&k.as_str())) {
+        return Err(Error::invalid("options", format!("unknown option '{unknown}' (known: {})", OPTION_KEYS.join(", "))));
+    }
+    let (mut requests, mut eval) = match text(&options, "profile")? {
+        Some(name) => {
+            let p = profile(name)?;
+            (p.measures, p.options)
+        }
+        None => (Vec::new(), EvalOptions::default()),
+    };
+    let names: Vec<String> = match to_json("measures", measures)? {
+        Value::Null => Vec::new(),
+        Value::String(s) => vec![s],
+        Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Value::String(s) => Ok(s),
+                other => Err(Error::invalid(&format!("measures[{i}]"), format!("expected a measure name, got {other}"))),
+            })
+            .collect::<Result<_>>()?,
+        other => return Err(Error::invalid("measures", format!("expected a name or an array of names, got {other}"))),
+    };
+    if !names.is_empty() {
+        requests = parse_measures(&names)?;
+    }
+    if requests.is_empty() {
+        return Err(Error::invalid("measures", "no measure given (pass names such as ['map', 'ndcg@10'], or options.profile)"));
+    }
+    if let Some(level) = integer(&options, "relevanceLevel", i64::MIN)? {
+        eval.ranking.relevance_level = level;
+    }
+    if let Some(max) = integer(&options, "maxResults", 0)? {
+        eval.ranking.max_results = Some(max as usize);
+    }
+    if let Some(size) = integer(&options, "collectionSize", 0)? {
+        eval.collection_size = size as u64;
+    }
+    if let Some(ties) = text(&options, "ties")? {
+        eval.ranking.ties = match ties {
+            "trec_eval" => TiePolicy::TrecEval,
+            "input" => TiePolicy::Input,
+            other => return Err(Error::invalid("options.ties", format!("expected 'trec_eval' or 'input', got '{other}'"))),
+        };
+    }
+    if let Some(scope) = text(&options, "scope")? {
+        eval.scope = match scope {
+            "judged" => QueryScope::Judged,
+            "qrels" => QueryScope::AllQrels,
+            "run" => QueryScope::AllRun,
+            other => {
+                return Err(Error::invalid("options.scope", format!("expected 'judged', 'qrels' or 'run', got '{other}'")))
+            }
+        };
+    }
+    if let Some(rounding) = text(&options, "recallRounding")? {
+        eval.recall_rounding = match rounding {
+            "trec_eval_10" => RecallRounding::TrecEval10,
+            "trec_eval_9" => RecallRounding::TrecEval9,
+            other => {
+                return Err(Error::invalid(
+                    "options.recallRounding",
+                    format!("expected 'trec_eval_10' or 'trec_eval_9', got '{other}'"),
+                ))
+            }
+        };
+    }
+    if flag(&options, "complete")? == Some(true) {
+        eval.scope = QueryScope::AllQrels;
+    }
+    Ok((requests, eval, options))
+}
+
+fn set(target: &Object, key: &str, value: &JsValue) {
+    let _ = Reflect::set(target, &JsValue::from_str(key), value);
+}
+
+fn strings<'a>(items: impl IntoIterator<Item = &'a str>) -> Array {
+    items.into_iter().map(JsValue::from_str).collect()
+}
+
+/// Evaluates: `{keys, qids, values (Float64Array, query-major), aggregate (Float64Array), texts: [[q, m, text]],
+/// runName}`; q = -1 for an aggregate text.
+#[wasm_bindgen(js_name = metricsEvaluate)]
+pub fn metrics_evaluate(qrels: &MetricsQrels, run: &MetricsRun, measures: JsValue, options: JsValue) -> JsResult<JsValue> {
+    js((|| {
+        let (requests, eval_options, _) = requests_and_options(&measures, &options)?;
+        let evaluation = evaluate(&qrels.inner, &run.inner, &requests, &eval_options)?;
+        let m = requests.len();
+        let mut values = vec![f64::NAN; evaluation.per_query.len() * m];
+        let texts = Array::new();
+        for (q, query) in evaluation.per_query.iter().enumerate() {
+            for (j, value) in query.values.iter().enumerate() {
+                match value {
+                    MetricValue::Number(x) => values[q * m + j] = *x,
+                    MetricValue::Text(t) => {
+                        texts.push(&Array::of3(&JsValue::from(q as f64), &JsValue::from(j as f64), &JsValue::from_str(t)));
+                    }
+                }
+            }
+        }
+        let mut aggregate = vec![f64::NAN; m];
+        for (j, value) in evaluation.aggregate.iter().enumerate() {
+            match value {
+                MetricValue::Number(x) => aggregate[j] = *x,
+                MetricValue::Text(t) => {
+                    if !matches!(requests[j].metric, crate::metrics::Metric::Relstring { .. }) {
+                        texts.push(&Array::of3(&JsValue::from(-1.0), &JsValue::from(j as f64), &JsValue::from_str(t)));
+                    }
+                }
+            }
+        }
+        let out = Object::new();
+        set(&out, "keys", &strings(requests.iter().map(|r| r.key.as_str())));
+        set(&out, "qids", &strings(evaluation.per_query.iter().map(|q| q.qid.as_str())));
+        set(&out, "values", &Float64Array::from(values.as_slice()));
+        set(&out, "aggregate", &Float64Array::from(aggregate.as_slice()));
+        set(&out, "texts", &texts);
+        set(&out, "runName", &JsValue::from_str(&evaluation.run_name));
+        Ok(out.into())
+    })())
+}
+
+/// Compares two runs: `[{key, meanA, meanB, qids, a (Float64Array), b (Float64Array), tTest: {statistic, pValue},
+/// permutation: {pValue, trials, seed}}]`.
+#[wasm_bindgen(js_name = metricsCompare)]
+pub fn metrics_compare(
+    qrels: &MetricsQrels,
+    run_a: &MetricsRun,
+    run_b: &MetricsRun,
+    measures: JsValue,
+    options: JsValue,
+) -> JsResult<JsValue> {
+    js((|| {
+        let (requests, eval_options, raw) = requests_and_options(&measures, &options)?;
+        let mut permutation = PermutationSettings::default();
+        if let Some(trials) = integer(&raw, "trials", 1)? {
+            permutation.trials = trials.min(u32::MAX as i64) as u32;
+        }
+        if let Some(seed) = integer(&raw, "seed", 0)? {
+            permutation.seed = seed as u64;
+        }
+        let comparisons = compare_runs(&qrels.inner, &run_a.inner, &run_b.inner, &requests, &eval_options, permutation)?;
+        let out = Array::new();
+        for c in comparisons {
+            let item = Object::new();
+            set(&item, "key", &JsValue::from_str(&c.key));
+            set(&item, "meanA", &JsValue::from(c.mean_a));
+            set(&item, "meanB", &JsValue::from(c.mean_b));
+            set(&item, "qids", &strings(c.per_query.iter().map(|(q, _, _)| q.as_str())));
+            let a: Vec<f64> = c.per_query.iter().map(|(_, x, _)| *x).collect();
+            let b: Vec<f64> = c.per_query.iter().map(|(_, _, y)| *y).collect();
+            set(&item, "a", &Float64Array::from(a.as_slice()));
+            set(&item, "b", &Float64Array::from(b.as_slice()));
+            let t = Object::new();
+            set(&t, "statistic", &JsValue::from(c.t_test.statistic));
+            set(&t, "pValue", &JsValue::from(c.t_test.p_value));
+            set(&item, "tTest", &t);
+            let p = Object::new();
+            set(&p, "pValue", &JsValue::from(c.permutation.p_value));
+            set(&p, "trials", &JsValue::from(c.permutation.trials));
+            set(&p, "seed", &JsValue::from(c.permutation.seed as f64));
+            set(&item, "permutation", &p);
+            out.push(&item);
+        }
+        Ok(out.into())
+    })())
+}
+
+fn argument_list(args: &JsValue) -> Result<Vec<String>> {
+    match to_json("args", args)? {
+        Value::Array(items) => items
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Value::String(s) => Ok(s),
+                other => Err(Error::invalid(&format!("args[{i}]"), format!("expected a string, got {other}"))),
+            })
+            .collect(),
+        _ => Err(Error::invalid("args", "expected an array of strings")),
+    }
+}
+
+/// The two file operands of a trec_eval command line (qrels, run), after checking every option.
+#[wasm_bindgen(js_name = metricsTrecEvalFiles)]
+pub fn metrics_trec_eval_files(args: JsValue) -> JsResult<JsValue> {
+    js((|| {
+        let parsed = TrecEvalArgs::parse(&argument_list(&args)?)?;
+        parsed.measure_requests()?;
+        Ok(strings(parsed.files.iter().map(|s| s.as_str())).into())
+    })())
+}
+
+/// trec_eval's report for a command line and the two files' bytes.
+#[wasm_bindgen(js_name = metricsTrecEval)]
+pub fn metrics_trec_eval(args: JsValue, qrels: &[u8], run: &[u8]) -> JsResult<String> {
+    js((|| {
+        let parsed = TrecEvalArgs::parse(&argument_list(&args)?)?;
+        run_trec_eval(&parsed, utf8("qrels", qrels)?, utf8("run", run)?)
+    })())
+}

@@ -1,0 +1,159 @@
+// Retrieval metrics through the built package, imported by name as users do: the trec_eval conformance files
+// through `rerankit eval`, and evaluate / parseQrels / parseRun / compareRuns on every input shape.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { evaluate, parseQrels, parseRun, compareRuns, ParsedQrels, RerankitError } from "rerankit";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const shared = process.env.RERANKIT_SHARED ? path.resolve(process.env.RERANKIT_SHARED) : path.resolve(root, "../shared");
+const trecDir = path.join(shared, "data", "trec_eval");
+const cli = path.join(root, "pkg", "dist", "cli.js");
+
+const throwsCode = (fn, code, message) =>
+  assert.throws(fn, (err) => {
+    assert.ok(err instanceof RerankitError, `expected RerankitError, got ${err}`);
+    assert.equal(err.code, code);
+    if (message) assert.match(err.message, message);
+    return true;
+  });
+
+// ------------------------------------------------------------------------------ trec_eval conformance (CLI)
+
+const cases = [
+  ["out.test", ["qrels.test", "results.test"]],
+  ["out.test", ["qrels.test.with-comments", "results.test"]],
+  ["out.comment.test", ["qrels.comment.test", "results.comment.test"]],
+  ["out.test.a", ["-m", "all_trec", "qrels.test", "results.test"]],
+  ["out.test.aq", ["-m", "all_trec", "-q", "qrels.test", "results.test"]],
+  ["out.test.aqc", ["-m", "all_trec", "-q", "-c", "qrels.test", "results.trunc"]],
+  ["out.test.aqcM", ["-m", "all_trec", "-q", "-c", "-M100", "qrels.test", "results.trunc"]],
+  ["out.test.aql", ["-m", "all_trec", "-mrelstring.20", "-q", "-l2", "qrels.rel_level", "results.test"]],
+  ["out.test.meas_params", ["-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m", "recall.20,2000",
+    "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75", "-mndcg.1=3,2=9,4=4.5",
+    "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20", "qrels.test", "results.test"]],
+];
+
+for (const [expected, args] of cases) {
+  test(`rerankit eval ${args.join(" ")} prints ${expected} byte for byte`, { skip: !existsSync(trecDir) && "shared data absent" }, () => {
+    const out = execFileSync(process.execPath, [cli, "eval", ...args], { cwd: trecDir, encoding: "utf8", maxBuffer: 1 << 26 });
+    assert.equal(out, readFileSync(path.join(trecDir, expected), "utf8"));
+  });
+}
+
+test("rerankit eval reads the run from standard input and reports errors with codes", { skip: !existsSync(trecDir) && "shared data absent" }, () => {
+  const run = readFileSync(path.join(trecDir, "results.test"));
+  const out = execFileSync(process.execPath, [cli, "eval", "qrels.test", "-"], { cwd: trecDir, input: run, encoding: "utf8" });
+  assert.equal(out, readFileSync(path.join(trecDir, "out.test"), "utf8"));
+  const bad = spawnSync(process.execPath, [cli, "eval", "-m", "no_such_measure", "qrels.test", "results.test"], { cwd: trecDir, encoding: "utf8" });
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /unknown measure 'no_such_measure'.*INVALID_ARGUMENT/);
+  const missing = spawnSync(process.execPath, [cli, "eval", "qrels.test", "nope.txt"], { cwd: trecDir, encoding: "utf8" });
+  assert.equal(missing.status, 2);
+});
+
+// ------------------------------------------------------------------------------------------ evaluate()
+
+const QRELS = "q1 0 d1 1\nq1 0 d2 0\nq1 0 d3 2\nq2 0 d9 1\n";
+const RUN = "q1 Q0 d1 1 0.5 tag\nq1 Q0 d2 2 0.9 tag\nq1 Q0 d4 3 0.1 tag\nq2 Q0 d9 1 1.0 tag\n";
+const qrelsObject = { q1: { d1: 1, d2: 0, d3: 2 }, q2: { d9: 1 } };
+const runObject = { q1: { d1: 0.5, d2: 0.9, d4: 0.1 }, q2: { d9: 1.0 } };
+
+test("evaluate: text, bytes, objects, Maps and parsed handles agree", () => {
+  const measures = ["map", "ndcg@10", "P_1", "recip_rank", "num_rel_ret"];
+  const fromText = evaluate(QRELS, RUN, measures);
+  assert.deepEqual(Object.keys(fromText.aggregate), measures);
+  assert.deepEqual(Object.keys(fromText.perQuery), ["q1", "q2"]);
+  assert.equal(fromText.runName, "tag");
+  assert.equal(fromText.aggregate.num_rel_ret, 2);
+  assert.equal(fromText.perQuery.q1.recip_rank, 0.5);
+  const enc = new TextEncoder();
+  const asMaps = new Map(Object.entries(runObject).map(([q, d]) => [q, new Map(Object.entries(d))]));
+  const qrels = parseQrels(QRELS);
+  assert.ok(qrels instanceof ParsedQrels);
+  assert.equal(qrels.numQueries, 2);
+  assert.equal(qrels.size, 4);
+  const run = parseRun(RUN);
+  for (const [q, r] of [[enc.encode(QRELS), enc.encode(RUN)], [qrelsObject, runObject], [qrelsObject, asMaps], [qrels, run], [qrels, runObject]]) {
+    const e = evaluate(q, r, measures);
+    assert.deepEqual(e.aggregate, fromText.aggregate);
+    assert.deepEqual(e.perQuery, fromText.perQuery);
+  }
+  qrels.free();
+  run.free();
+});
+
+test("evaluate: trec_eval names with parameters expand, ranx names keep their key", () => {
+  const e = evaluate(QRELS, RUN, ["P.1,2", "mrr@1", "map@1", "official"]);
+  assert.ok("P_1" in e.aggregate && "P_2" in e.aggregate && "mrr@1" in e.aggregate && "map@1" in e.aggregate);
+  assert.equal(e.aggregate.runid, "tag");
+  assert.equal(e.aggregate.num_q, 2);
+  assert.equal(e.aggregate["mrr@1"], 0.5);
+  const rel = evaluate(QRELS, RUN, "relstring");
+  assert.equal(rel.perQuery.q1.relstring, "01-");
+});
+
+test("evaluate: options (relevance level, complete, max results, ties, profiles)", () => {
+  assert.equal(evaluate(QRELS, RUN, "num_rel", { relevanceLevel: 2 }).aggregate.num_rel, 1);
+  assert.equal(evaluate(QRELS, "q1 Q0 d1 1 1 t\n", "num_q", { complete: true }).aggregate.num_q, 2);
+  assert.equal(evaluate(QRELS, RUN, "num_ret", { maxResults: 1 }).aggregate.num_ret, 2);
+  const tie = "q1 Q0 d1 1 1.0 t\nq1 Q0 d2 2 1.0 t\n";
+  assert.equal(evaluate(QRELS, tie, "recip_rank").aggregate.recip_rank, 0.5);
+  assert.equal(evaluate(QRELS, tie, "recip_rank", { ties: "input" }).aggregate.recip_rank, 1);
+  const hay = evaluate(QRELS, RUN, undefined, { profile: "haystack" });
+  assert.deepEqual(Object.keys(hay.aggregate), ["recall_multi_hit", "recall_single_hit", "precision", "map", "mrr", "ndcg"]);
+  const graph = evaluate({ q: { d1: 1, d3: 1, d5: 1, d6: 1 } }, { q: { d1: 5, d4: 4, d3: 3, d5: 2, d7: 1 } }, undefined, { profile: "graphrag@5" });
+  assert.equal(graph.aggregate["recall@5"], 0.75);
+  assert.ok(Math.abs(graph.aggregate.average_precision - (1 + 2 / 3 + 3 / 4) / 4) < 1e-15);
+});
+
+test("evaluate: bad input throws RerankitError with a code and the place", () => {
+  throwsCode(() => evaluate(QRELS, RUN, ["ndcg@0"]), "INVALID_ARGUMENT", /ndcg@0/);
+  throwsCode(() => evaluate(QRELS, RUN, ["no_such"]), "INVALID_ARGUMENT", /unknown measure/);
+  throwsCode(() => evaluate(QRELS, RUN, []), "INVALID_ARGUMENT", /no measure/);
+  throwsCode(() => evaluate(QRELS, "q1 Q0 d1 1 0.5 t\nq1 Q0 d2 2 NaN t\n", "map"), "PARSE", /run line 2.*not finite/);
+  throwsCode(() => evaluate("q1 0 d1\n", RUN, "map"), "PARSE", /qrels line 1/);
+  throwsCode(() => evaluate(QRELS, "q1 Q0 d1 1 0.5 t\nq1 Q0 d1 2 0.4 t\n", "map"), "PARSE", /listed twice/);
+  assert.equal(evaluate(QRELS, "q1 Q0 d1 1 0.5 t\nq1 Q0 d1 2 0.4 t\n", "num_ret", { keepFirstDuplicate: true }).aggregate.num_ret, 1);
+  throwsCode(() => evaluate(qrelsObject, { q1: { d1: NaN } }, "map"), "INVALID_ARGUMENT", /run\["q1"\]\["d1"\]/);
+  throwsCode(() => evaluate(qrelsObject, { q1: { d1: "high" } }, "map"), "INVALID_ARGUMENT", /run\["q1"\]\["d1"\]/);
+  throwsCode(() => evaluate({ q1: { d1: 1.5 } }, runObject, "map"), "INVALID_ARGUMENT", /qrels\["q1"\]\["d1"\].*integer/);
+  throwsCode(() => evaluate(QRELS, RUN, "map", { relevance: 2 }), "INVALID_ARGUMENT", /unknown option 'relevance'/);
+  throwsCode(() => evaluate(QRELS, RUN, "map", { ties: "random" }), "INVALID_ARGUMENT", /options.ties/);
+  throwsCode(() => evaluate(42, RUN, "map"), "INVALID_ARGUMENT", /qrels/);
+  const empty = evaluate(QRELS, "", "map");
+  assert.deepEqual(empty.perQuery, {});
+  assert.equal(empty.aggregate.map, 0);
+});
+
+// ---------------------------------------------------------------------------------------- compareRuns()
+
+test("compareRuns: means, per-query deltas, t-test and seeded permutation test", () => {
+  const qrels = {};
+  const a = {};
+  const b = {};
+  for (let i = 0; i < 30; i++) {
+    qrels[`q${i}`] = { rel: 1, other: 0 };
+    a[`q${i}`] = { rel: i % 3 === 0 ? 2 : 0.5, other: 1 };
+    b[`q${i}`] = { rel: 2, other: 1 };
+  }
+  const c = compareRuns(qrels, a, b, ["recip_rank", "P@1"], { seed: 7, trials: 500 });
+  assert.deepEqual(Object.keys(c), ["recip_rank", "P@1"]);
+  const rr = c.recip_rank;
+  assert.equal(rr.meanB, 1);
+  assert.ok(Math.abs(rr.meanA - (10 + 20 * 0.5) / 30) < 1e-12);
+  assert.ok(Math.abs(rr.delta - (rr.meanB - rr.meanA)) < 1e-15);
+  assert.equal(rr.perQuery.q1.delta, 0.5);
+  assert.ok(rr.tTest.pValue < 1e-6 && rr.tTest.statistic > 0);
+  assert.equal(rr.permutation.trials, 500);
+  assert.equal(rr.permutation.seed, 7);
+  assert.ok(rr.permutation.pValue < 0.01);
+  const again = compareRuns(qrels, a, b, ["recip_rank"], { seed: 7, trials: 500 });
+  assert.equal(again.recip_rank.permutation.pValue, rr.permutation.pValue);
+  const same = compareRuns(qrels, a, a, "map");
+  assert.equal(same.map.tTest.pValue, 1);
+  assert.equal(same.map.permutation.pValue, 1);
+});
