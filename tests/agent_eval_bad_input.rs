@@ -46,11 +46,12 @@ fn bad_records_and_missing_keys_become_item_errors() {
         "{\"question_id\": \"q1\", \"actual_steps\": [{\"name\": \"sparql_query\", \"id\": \"c\", \"status\": \"success\", \"output\": \"{}\"}]}\n\
          {\"question_id\": \"q2\", \"actual_steps\": [{\"name\": \"some_new_tool\", \"id\": \"x\", \"status\": \"success\", \"output\": \"42\"}]}\n\
          {not json}\n\
+         oops, not even an object\n\
          {\"question_id\": \"q4\"}\n\
          {\"question_id\": \"q5\", \"actual_steps\": []}\n",
     )
     .unwrap();
-    assert_eq!(responses.problems.len(), 1);
+    assert_eq!(responses.problems.len(), 2);
     let results = agent::evaluate(&reference, &responses);
     assert_eq!(results.len(), 7);
     // missing required_columns: graphrag-eval raises KeyError; rerankit reports it on the item

@@ -79,8 +79,11 @@ impl Responses {
         if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
             return Ok(Responses::from_value(v));
         }
-        let lines: Vec<&str> = trimmed.lines().filter(|l| !l.trim().is_empty()).collect();
-        let looks_jsonl = !lines.is_empty() && lines.iter().all(|l| l.trim_start().starts_with('{'));
+        // JSONL when the first record line is a JSON object (later bad lines are problems, not errors)
+        let looks_jsonl = trimmed
+            .lines()
+            .find(|l| !l.trim().is_empty())
+            .is_some_and(|l| l.trim_start().starts_with('{') && serde_json::from_str::<Value>(l).is_ok());
         if looks_jsonl {
             let mut out = Responses::default();
             for (n, line) in trimmed.lines().enumerate() {
