@@ -108,3 +108,12 @@ test("CLI: rerankit agent-eval prints results and aggregates (json, yaml)", () =
   const bad = spawnSync(process.execPath, [cli, "agent-eval", fx(c.reference)], { encoding: "utf8" });
   assert.equal(bad.status, 2);
 });
+
+test("CLI: --judge-command runs a shell command per prompt (replaying graphrag-eval's fake judge)", () => {
+  const cli = path.join(repo, "pkg/dist/cli.js");
+  const c = manifest.evaluation.find((e) => e.name === "extra_llm");
+  const replay = `'${process.execPath}' -e 'const t=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));let p="";` +
+    `process.stdin.setEncoding("utf8").on("data",(d)=>p+=d).on("end",()=>{const h=t.find((x)=>x.prompt===p);process.stdout.write(h?h.response:"MISSING PROMPT")})' '${fx(c.judge)}'`;
+  const out = execFileSync(process.execPath, [cli, "agent-eval", fx(c.reference), fx(c.responses), "--config", fx(c.config), "--judge-command", replay], { encoding: "utf8" });
+  same(json(c.evaluation), JSON.parse(out), "cli judged results", true);
+});
