@@ -43,15 +43,17 @@ fn context_ids(output: &Value, which: &str) -> Result<Vec<Value>, String> {
         .collect()
 }
 
-/// `recall_at_k`: |first k relevant ∩ first k retrieved| / |first k relevant| (0 when there are none).
+/// `recall_at_k`: |set(first k relevant) ∩ set(first k retrieved)| / len(first k relevant) (0 when there are none).
 pub fn recall_at_k(relevant: &[Value], retrieved: &[Value], k: i64) -> Result<f64, String> {
     let key = |v: &Value| py::hash_key(v).ok_or_else(|| format!("unhashable type: '{}'", py::type_name(v)));
-    let rel: std::collections::HashSet<String> = slice_upto(relevant, k).iter().map(key).collect::<Result<_, _>>()?;
+    let relevant_at_k = slice_upto(relevant, k);
+    let rel: std::collections::HashSet<String> = relevant_at_k.iter().map(key).collect::<Result<_, _>>()?;
     let ret: std::collections::HashSet<String> = slice_upto(retrieved, k).iter().map(key).collect::<Result<_, _>>()?;
-    if rel.is_empty() {
+    if relevant_at_k.is_empty() {
         return Ok(0.0);
     }
-    Ok(rel.intersection(&ret).count() as f64 / rel.len() as f64)
+    // graphrag-eval divides by the length of the list, duplicates included
+    Ok(rel.intersection(&ret).count() as f64 / relevant_at_k.len() as f64)
 }
 
 fn iri_discovered(reference: &Map<String, Value>, actual: &Map<String, Value>) -> Result<bool, String> {
