@@ -10,6 +10,8 @@
 
 pub mod document;
 pub mod error;
+#[cfg(feature = "cpu")]
+pub mod inference;
 pub mod eval;
 pub mod metrics;
 pub mod rankers;

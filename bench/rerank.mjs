@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// Reranking throughput: pairs/s reranking each SciFact query's BM25 top-100 with ce-probe (fp32 and int8).
+//
+//   node bench/rerank.mjs [--queries N] [--batch B] [--full] [--skip native,ort-node,ort-web]
+//
+// Engines, all one thread, same ONNX file, same tokens (rerankit's own, only_second at 512), same batch size
+// (length-sorted batches padded to their longest row):
+//   rerankit-native  the Rust crate, release build (cargo test --release --test inference_bench -- --ignored)
+//   rerankit-wasm    the npm package in Node (import "rerankit"; build it first with `npm run build`)
+//   ort-node         onnxruntime-node, CPU EP, intraOpNumThreads 1
+//   ort-web          onnxruntime-web, wasm backend, numThreads 1
+// Also: the wasm size and the peak RSS of a Node process that loads ce-probe and reranks 100 documents.
+// Needs `npm run fixtures` (models) and `npm install --prefix bench` (the onnxruntime baselines).
+import { execFileSync } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import os from "node:os";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const full = args.includes("--full");
+const nQueries = full ? 300 : Number(opt("--queries", "5"));
+const batch = Number(opt("--batch", "16"));
+const skip = new Set(String(opt("--skip", "")).split(",").filter(Boolean));
+const modelsDir = process.env.RERANKIT_MODELS || path.join(os.homedir(), ".cache/rerankit/models");
+const ceDir = path.join(modelsDir, "ce-probe");
+const coll = path.join(root, "tests/fixtures/collection");
+
+function collection() {
+  const docs = new Map();
+  for (const l of gunzipSync(readFileSync(path.join(coll, "corpus.jsonl.gz"))).toString("utf8").split("\n")) {
+    if (!l) continue;
+    const d = JSON.parse(l);
+    docs.set(d._id, `${d.title} ${d.text}`);
+  }
+  const queries = new Map();
+  for (const l of readFileSync(path.join(coll, "queries.jsonl"), "utf8").split("\n")) {
+    if (!l) continue;
+    const q = JSON.parse(l);
+    queries.set(q._id, q.text);
+  }
+  const run = new Map();
+  for (const l of readFileSync(path.join(coll, "runs/bm25.trec"), "utf8").split("\n")) {
+    const f = l.trim().split(/\s+/);
+    if (f.length < 6) continue;
+    if (!run.has(f[0])) run.set(f[0], []);
+    run.get(f[0]).push(f[2]);
+  }
+  const qids = [...run.keys()].sort((a, b) => Number(a) - Number(b)).slice(0, nQueries);
+  return qids.map((q) => ({ query: queries.get(q), docs: run.get(q).map((d) => docs.get(d)) }));
+}
+
+// --- child mode: peak memory of one process reranking 100 docs with the wasm package ----------------------
+if (args[0] === "--child-memory") {
+  const { CrossEncoder } = await import("rerankit");
+  const file = args[1];
+  const [{ query, docs }] = collection();
+  const ce = await CrossEncoder.load({ model: path.join(ceDir, file), tokenizer: path.join(ceDir, "tokenizer.json"), config: path.join(ceDir, "config.json") });
+  await ce.rerank(query, docs.slice(0, 100), { topK: null, batchSize: batch, maxChunksPerDoc: 1 });
+  console.log(JSON.stringify({ maxRSS_MiB: process.resourceUsage().maxRSS / 1024 }));
+  process.exit(0);
+}
+
+const work = collection();
+const nPairs = work.reduce((s, w) => s + w.docs.length, 0);
+console.log(`[bench] ce-probe, ${work.length} queries × BM25 top-100 = ${nPairs} pairs, batch ${batch}, one thread`);
+const results = [];
+const record = (engine, model, loadMs, seconds) => {
+  const r = { engine, model, load_ms: Number(loadMs.toFixed(1)), seconds: Number(seconds.toFixed(3)), pairs_per_s: Number((nPairs / seconds).toFixed(2)) };
+  results.push(r);
+  console.log(`[bench] ${engine.padEnd(16)} ${model.padEnd(16)} load ${r.load_ms.toFixed(0).padStart(6)} ms  ${r.pairs_per_s.toFixed(1).padStart(7)} pairs/s`);
+};
+
+// rerankit in wasm (the npm package, self-referenced by name).
+const { CrossEncoder } = await import("rerankit");
+const tokens = new Map(); // file → [[{ids, types}]] per query, from rerankit's tokenizer, reused by onnxruntime
+for (const file of ["model.onnx", "model_int8.onnx"]) {
+  let t0 = performance.now();
+  const ce = await CrossEncoder.load({ model: path.join(ceDir, file), tokenizer: path.join(ceDir, "tokenizer.json"), config: path.join(ceDir, "config.json") });
+  const loadMs = performance.now() - t0;
+  t0 = performance.now();
+  for (const w of work) await ce.rerank(w.query, w.docs, { topK: null, batchSize: batch, maxChunksPerDoc: 1 });
+  record("rerankit-wasm", file, loadMs, (performance.now() - t0) / 1000);
+  if (!tokens.has("pairs")) tokens.set("pairs", work.map((w) => w.docs.map((d) => ce.encodePair(w.query, d))));
+  ce.free();
+}
+
+// rerankit native (release).
+if (!skip.has("native")) {
+  const out = execFileSync("cargo", ["test", "--release", "--test", "inference_bench", "--", "--ignored", "--nocapture"], {
+    cwd: root, env: { ...process.env, RERANKIT_BENCH_QUERIES: String(nQueries), RERANKIT_BENCH_BATCH: String(batch) }, stdio: ["ignore", "pipe", "inherit"],
+  }).toString();
+  for (const line of out.split("\n").filter((l) => l.startsWith("BENCH "))) {
+    const r = JSON.parse(line.slice(6));
+    record("rerankit-native", r.model, r.load_ms, r.seconds);
+  }
+}
+
+// onnxruntime baselines on the same tokens and batches.
+function batches(pairs) {
+  const order = pairs.map((_, i) => i).sort((a, b) => pairs[b].inputIds.length - pairs[a].inputIds.length);
+  const out = [];
+  for (let s = 0; s < order.length; s += batch) {
+    const rows = order.slice(s, s + batch);
+    const len = Math.max(...rows.map((i) => pairs[i].inputIds.length));
+    const ids = new BigInt64Array(rows.length * len), mask = new BigInt64Array(rows.length * len), types = new BigInt64Array(rows.length * len);
+    rows.forEach((i, r) => pairs[i].inputIds.forEach((id, t) => {
+      ids[r * len + t] = BigInt(id);
+      mask[r * len + t] = 1n;
+      types[r * len + t] = BigInt(pairs[i].tokenTypeIds[t]);
+    }));
+    out.push({ rows: rows.length, len, ids, mask, types });
+  }
+  return out;
+}
+const require = createRequire(path.join(root, "bench", "package.json"));
+async function ortBench(engine, ort, file, sessionOptions) {
+  const t0 = performance.now();
+  const session = await ort.InferenceSession.create(path.join(ceDir, file), sessionOptions);
+  const loadMs = performance.now() - t0;
+  const prepared = tokens.get("pairs").map(batches); // tensor building is outside the timed region for every engine but rerankit's own
+  const t1 = performance.now();
+  for (const bs of prepared) for (const b of bs) {
+    const shape = [b.rows, b.len];
+    await session.run({ input_ids: new ort.Tensor("int64", b.ids, shape), attention_mask: new ort.Tensor("int64", b.mask, shape), token_type_ids: new ort.Tensor("int64", b.types, shape) });
+  }
+  record(engine, file, loadMs, (performance.now() - t1) / 1000);
+}
+for (const [engine, pkg, opts] of [
+  ["ort-node", "onnxruntime-node", { intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders: ["cpu"] }],
+  ["ort-web", "onnxruntime-web", { executionProviders: ["wasm"] }],
+]) {
+  if (skip.has(engine)) continue;
+  let ort;
+  try {
+    ort = await import(require.resolve(pkg));
+  } catch (e) {
+    console.log(`[bench] ${engine}: not installed (npm install --prefix bench): ${e.message}`);
+    continue;
+  }
+  if (engine === "ort-web") {
+    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.simd = true;
+  }
+  for (const file of ["model.onnx", "model_int8.onnx"]) await ortBench(engine, ort.default ?? ort, file, opts);
+}
+
+// Ratios against rerankit-wasm for each model file.
+console.log("\n[bench] pairs/s ratios (engine / rerankit-wasm):");
+for (const file of ["model.onnx", "model_int8.onnx"]) {
+  const base = results.find((r) => r.engine === "rerankit-wasm" && r.model === file);
+  for (const r of results.filter((x) => x.model === file)) console.log(`  ${file.padEnd(16)} ${r.engine.padEnd(16)} ${(r.pairs_per_s / base.pairs_per_s).toFixed(2)}×`);
+}
+
+// Size and memory.
+const wasmPath = path.join(root, "pkg/dist/wasm/rerankit_bg.wasm");
+const size = statSync(wasmPath).size;
+console.log(`\n[bench] wasm: ${(size / 1048576).toFixed(2)} MiB (${wasmPath})`);
+for (const file of ["model.onnx", "model_int8.onnx"]) {
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child-memory", file, "--queries", "1", "--batch", String(batch)]).toString();
+  const m = JSON.parse(out.trim().split("\n").pop());
+  console.log(`[bench] peak RSS, Node loading ce-probe ${file} and reranking 100 docs with rerankit-wasm: ${m.maxRSS_MiB.toFixed(0)} MiB`);
+}
+console.log(JSON.stringify({ queries: work.length, pairs: nPairs, batch, results, wasm_bytes: size }));

@@ -1,0 +1,205 @@
+// Cross-encoder reranking and bi-encoder embeddings on the CPU (tract compiled to wasm, one thread).
+// Semantics: PARITY.md §2 (Haystack's SentenceTransformersRanker) plus Cohere-style chunking of long documents.
+import * as wasm from "./wasm/rerankit.js";
+import { RerankitError, invalidArgument } from "./errors.js";
+import { loadBytes, type LoadProgress, type ModelSource, type SourceCache } from "./model_source.js";
+import type { Document } from "./document.js";
+
+export type Device = "cpu";
+
+export interface ModelLoadOptions {
+  /** The ONNX graph: URL, bytes, or (Node/Deno) a file path. */
+  model: ModelSource;
+  /** `tokenizer.json`. */
+  tokenizer: ModelSource;
+  /** `config.json` (optional: window and label count are read from the graph when absent). */
+  config?: ModelSource;
+  /** Only `"cpu"` in this build. */
+  device?: Device;
+  /** Window in tokens (special tokens included); default the model's position limit (512 for BERT). */
+  maxLength?: number;
+  /** Cap on query tokens (default maxLength / 2). */
+  maxQueryTokens?: number;
+  /** Called as each file downloads: `{file, loaded, total}`. */
+  onProgress?: (progress: LoadProgress) => void;
+  signal?: AbortSignal;
+  /** Where fetched files may be cached (hook for the Cache API). */
+  cache?: SourceCache;
+}
+
+export interface RerankOptions {
+  /** Keep this many best documents; `null` keeps all. Default 10. */
+  topK?: number | null;
+  /** Pairs per model call. Default 16. */
+  batchSize?: number;
+  /** Sigmoid on one-logit models (default true); raw logits when false. */
+  scaleScore?: boolean;
+  /** sigmoid(logit × calibrationFactor). Default 1. */
+  calibrationFactor?: number;
+  /** Drop documents scoring below this (after scaling). */
+  scoreThreshold?: number | null;
+  /** Long documents: chunks scored per document, the best kept. Default 10; 1 = plain truncation. */
+  maxChunksPerDoc?: number;
+  /** Tokens shared by consecutive chunks. Default 0. */
+  chunkOverlap?: number;
+  /** Meta fields whose values precede the content (joined with "\n") in the text the model reads. */
+  embedMetaFields?: string[];
+  /** Include the input document in each result. Default false. */
+  returnDocuments?: boolean;
+}
+
+export type RerankDocument = string | Document | { content: string; meta?: Record<string, unknown> };
+
+export interface RerankResult<D = RerankDocument> {
+  /** Index of the document in the input list. */
+  index: number;
+  score: number;
+  document?: D;
+}
+
+async function loadFiles(options: ModelLoadOptions) {
+  if (options === null || typeof options !== "object") invalidArgument("options", "expected {model, tokenizer, …}");
+  if (options.device !== undefined && options.device !== "cpu") {
+    throw new RerankitError(`device: "${String(options.device)}" is not available in this build (use "cpu")`, "UNSUPPORTED");
+  }
+  if (options.model === undefined) invalidArgument("model", "required (URL, bytes or file path)");
+  if (options.tokenizer === undefined) invalidArgument("tokenizer", "required (URL, bytes or file path)");
+  const io = { onProgress: options.onProgress, signal: options.signal, cache: options.cache };
+  const [model, tokenizer, config] = await Promise.all([
+    loadBytes(options.model, "model", "MODEL_LOAD", io),
+    loadBytes(options.tokenizer, "tokenizer", "TOKENIZER", io),
+    options.config === undefined ? undefined : loadBytes(options.config, "config", "MODEL_LOAD", io),
+  ]);
+  options.signal?.throwIfAborted();
+  const limits = { maxLength: options.maxLength, maxQueryTokens: options.maxQueryTokens };
+  return { model, tokenizer, config, limits };
+}
+
+function textOf(doc: RerankDocument, i: number, field = "documents"): string | { content: string; meta?: unknown } {
+  if (typeof doc === "string") return doc;
+  if (doc === null || typeof doc !== "object") invalidArgument(`${field}[${i}]`, "expected a string or a document");
+  if (typeof (doc as any).content !== "string") invalidArgument(`${field}[${i}].content`, "a cross-encoder needs text content (a string)");
+  return { content: (doc as any).content, meta: (doc as any).meta };
+}
+
+/** A cross-encoder reranker: load once, rerank many times. */
+export class CrossEncoder {
+  readonly device: Device = "cpu";
+  #core: wasm.CrossEncoderCore;
+
+  private constructor(core: wasm.CrossEncoderCore) {
+    this.#core = core;
+  }
+
+  /** Fetches/reads the files, then parses and optimises the model once. */
+  static async load(options: ModelLoadOptions): Promise<CrossEncoder> {
+    const { model, tokenizer, config, limits } = await loadFiles(options);
+    return new CrossEncoder(wasm.CrossEncoderCore.load(model, tokenizer, config ?? null, limits));
+  }
+
+  /** Logits per pair: 1 for relevance models, ≥ 2 for classifiers (scored by the last). */
+  get numLabels(): number {
+    return this.#core.numLabels;
+  }
+
+  /** The token window pairs are truncated or chunked to. */
+  get maxLength(): number {
+    return this.#core.maxLength;
+  }
+
+  /** Documents ranked for `query`: `[{index, score, document?}]`, best first. */
+  async rerank<D extends RerankDocument>(query: string, documents: readonly D[], options: RerankOptions = {}): Promise<RerankResult<D>[]> {
+    if (typeof query !== "string") invalidArgument("query", "expected a string");
+    if (!Array.isArray(documents)) invalidArgument("documents", "expected an array of strings or documents");
+    const [ranked] = this.#rank([query], [documents], options);
+    return this.#attach(ranked, documents, options);
+  }
+
+  /**
+   * Haystack's `predict_batch`: (a) one query + a list → a list; (b) one query + lists → each list ranked on
+   * its own; (c) n queries + n lists → list i ranked for query i. All pairs share batches.
+   */
+  async rerankBatch<D extends RerankDocument>(queries: string | readonly string[], documents: readonly D[] | readonly (readonly D[])[], options: RerankOptions = {}): Promise<RerankResult<D>[] | RerankResult<D>[][]> {
+    const qs = typeof queries === "string" ? [queries] : queries;
+    if (!Array.isArray(qs) || qs.some((q) => typeof q !== "string")) invalidArgument("queries", "expected a string or an array of strings");
+    if (!Array.isArray(documents)) invalidArgument("documents", "expected an array");
+    const nested = documents.length > 0 && documents.every((d) => Array.isArray(d));
+    if (!nested) {
+      if (qs.length !== 1) invalidArgument("queries", `${qs.length} queries need one document list per query`);
+      return this.rerank(qs[0], documents as readonly D[], options);
+    }
+    const lists = documents as readonly (readonly D[])[];
+    if (qs.length !== 1 && qs.length !== lists.length) invalidArgument("queries", `${qs.length} queries for ${lists.length} document lists: give one query, or one per list`);
+    const ranked = this.#rank(qs, lists, options);
+    return ranked.map((r, i) => this.#attach(r, lists[i], options));
+  }
+
+  /** Raw logits of each `[query, document]` pair (only_second truncation): `pairs.length × numLabels` values. */
+  async score(pairs: readonly (readonly [string, string])[], options: { batchSize?: number } = {}): Promise<Float32Array> {
+    if (!Array.isArray(pairs)) invalidArgument("pairs", "expected an array of [query, document]");
+    pairs.forEach((p, i) => {
+      if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== "string" || typeof p[1] !== "string") invalidArgument(`pairs[${i}]`, "expected [query, document] strings");
+    });
+    return this.#core.score(pairs.map((p) => p[0]), pairs.map((p) => p[1]), options.batchSize ?? 16);
+  }
+
+  /** Token ids of a pair as the model sees it (for debugging and parity tests). */
+  encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] } {
+    return this.#core.encodePair(query, document);
+  }
+
+  /** Releases the wasm memory held by the model. */
+  free(): void {
+    this.#core.free();
+  }
+
+  #rank(queries: readonly string[], lists: readonly (readonly RerankDocument[])[], options: RerankOptions): { index: number; score: number }[][] {
+    const { returnDocuments: _ignored, ...wasmOptions } = options ?? {};
+    const texts = lists.map((docs, l) => docs.map((d, i) => textOf(d, i, lists.length === 1 ? "documents" : `documents[${l}]`)));
+    return this.#core.rerank(queries, texts, wasmOptions);
+  }
+
+  #attach<D>(ranked: { index: number; score: number }[], documents: readonly D[], options: RerankOptions): RerankResult<D>[] {
+    if (!options?.returnDocuments) return ranked;
+    return ranked.map((r) => ({ ...r, document: documents[r.index] }));
+  }
+}
+
+export interface EmbedOptions {
+  /** L2-normalise each vector (cosine similarity = dot product). Default false. */
+  normalize?: boolean;
+  batchSize?: number;
+}
+
+/** A bi-encoder: mean-pooled sentence embeddings. */
+export class Embedder {
+  readonly device: Device = "cpu";
+  #core: wasm.EmbedderCore;
+
+  private constructor(core: wasm.EmbedderCore) {
+    this.#core = core;
+  }
+
+  static async load(options: ModelLoadOptions): Promise<Embedder> {
+    const { model, tokenizer, config, limits } = await loadFiles(options);
+    return new Embedder(wasm.EmbedderCore.load(model, tokenizer, config ?? null, limits));
+  }
+
+  get dimension(): number {
+    return this.#core.dimension;
+  }
+
+  /** One vector per text (mean pooling over the attention mask, optionally L2-normalised). */
+  async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
+    if (!Array.isArray(texts)) invalidArgument("texts", "expected an array of strings");
+    const flat = this.#core.embed(texts, options.normalize ?? false, options.batchSize ?? 32);
+    const h = this.dimension;
+    return texts.map((_, i) => flat.slice(i * h, (i + 1) * h));
+  }
+
+  free(): void {
+    this.#core.free();
+  }
+}
+
+export type { LoadProgress, ModelSource, SourceCache };

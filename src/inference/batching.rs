@@ -1,0 +1,85 @@
+//! Grouping sequences into padded batches.
+//!
+//! Sequences are sorted by length (longest first, stable), cut into batches of `batch_size`, and each batch is
+//! padded only to its own longest member (dynamic padding), so a batch of short passages does not pay for one
+//! long one. Each batch remembers the original index of every row, so results are put back in input order.
+//! Padded positions get the pad id, type id 0 and attention mask 0: the model ignores them, and a row's
+//! logits match the unpadded sequence to float rounding.
+
+/// One model input row before padding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sequence {
+    pub ids: Vec<i64>,
+    pub type_ids: Vec<i64>,
+}
+
+impl Sequence {
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+}
+
+/// A padded batch: row-major `[rows, len]` tensors and the input index of each row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Batch {
+    /// `rows[r]` is the index (in the slice given to [`batches`]) of row `r`.
+    pub rows: Vec<usize>,
+    /// Padded sequence length.
+    pub len: usize,
+    pub input_ids: Vec<i64>,
+    pub attention_mask: Vec<i64>,
+    pub token_type_ids: Vec<i64>,
+}
+
+/// Groups `sequences` into batches of at most `batch_size` rows, longest first, each padded to its longest row.
+pub fn batches(sequences: &[Sequence], batch_size: usize, pad_id: i64) -> Vec<Batch> {
+    let mut order: Vec<usize> = (0..sequences.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(sequences[i].len())); // stable
+    order.chunks(batch_size.max(1)).map(|rows| pad(sequences, rows, pad_id)).collect()
+}
+
+/// Pads the rows `rows` of `sequences` to their longest length.
+pub fn pad(sequences: &[Sequence], rows: &[usize], pad_id: i64) -> Batch {
+    let len = rows.iter().map(|&i| sequences[i].len()).max().unwrap_or(0);
+    let n = rows.len() * len;
+    let (mut input_ids, mut attention_mask, mut token_type_ids) = (vec![pad_id; n], vec![0; n], vec![0; n]);
+    for (r, &i) in rows.iter().enumerate() {
+        let s = &sequences[i];
+        let base = r * len;
+        input_ids[base..base + s.len()].copy_from_slice(&s.ids);
+        token_type_ids[base..base + s.len()].copy_from_slice(&s.type_ids);
+        attention_mask[base..base + s.len()].fill(1);
+    }
+    Batch { rows: rows.to_vec(), len, input_ids, attention_mask, token_type_ids }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seq(n: usize) -> Sequence {
+        Sequence { ids: (1..=n as i64).collect(), type_ids: vec![0; n] }
+    }
+
+    #[test]
+    fn sorts_pads_and_remembers_order() {
+        let s = vec![seq(2), seq(5), seq(3), seq(5)];
+        let b = batches(&s, 2, 0);
+        assert_eq!(b.len(), 2);
+        assert_eq!(b[0].rows, vec![1, 3]);
+        assert_eq!(b[0].len, 5);
+        assert_eq!(b[1].rows, vec![2, 0]);
+        assert_eq!(b[1].len, 3);
+        assert_eq!(b[1].input_ids, vec![1, 2, 3, 1, 2, 0]);
+        assert_eq!(b[1].attention_mask, vec![1, 1, 1, 1, 1, 0]);
+    }
+
+    #[test]
+    fn empty_input_gives_no_batch() {
+        assert!(batches(&[], 8, 0).is_empty());
+    }
+}

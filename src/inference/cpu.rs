@@ -1,0 +1,92 @@
+//! The CPU backend: one tract plan per model, built once (load → type → optimise → runnable) with symbolic
+//! `batch × sequence` input dimensions, then run on every padded batch whatever its shape.
+//!
+//! Like tract's own typed plans, the expensive work happens at load: the ONNX protobuf becomes an inference
+//! model, its inputs are pinned to `int64 [B, S]`, it is typed, decluttered and optimised for the host (AVX2/FMA
+//! kernels natively, SIMD128 in wasm) exactly once; a run only binds `B` and `S`.
+
+use super::batching::Batch;
+use super::model_info::{InputRole, ModelInfo};
+use crate::{Error, Result};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use tract_onnx::pb;
+use tract_onnx::prelude::*;
+use tract_onnx::tract_hir::internal::DimLike;
+
+/// Decodes ONNX protobuf bytes (`MODEL_LOAD` when they are not a model).
+pub fn decode(bytes: &[u8]) -> Result<pb::ModelProto> {
+    if bytes.is_empty() {
+        return Err(Error::model_load("model: the ONNX bytes are empty"));
+    }
+    let proto = guarded("model: cannot decode the ONNX protobuf", || {
+        tract_onnx::onnx().proto_model_for_read(&mut &bytes[..])
+    })?;
+    if proto.graph.as_ref().is_none_or(|g| g.node.is_empty()) {
+        return Err(Error::model_load("model: the ONNX file has no graph nodes (corrupt or not an ONNX model)"));
+    }
+    Ok(proto)
+}
+
+/// An optimised, runnable tract plan producing one float output.
+#[derive(Debug, Clone)]
+pub struct CpuPlan {
+    plan: Arc<TypedRunnableModel>,
+    inputs: Vec<InputRole>,
+    /// The output's dimensions after optimisation: `None` for symbolic ones (batch, sequence).
+    pub output_dims: Vec<Option<usize>>,
+}
+
+impl CpuPlan {
+    /// Builds the plan for output `output` of the graph described by `info`.
+    pub fn new(proto: &pb::ModelProto, info: &ModelInfo, output: &str) -> Result<Self> {
+        if !info.outputs.iter().any(|o| o == output) {
+            return Err(Error::model_load(format!(
+                "model: no output named {output:?} (the graph outputs {:?})",
+                info.outputs
+            )));
+        }
+        let typed = guarded("model: cannot prepare the graph for tract", || {
+            let mut model = tract_onnx::onnx().with_ignore_output_shapes(true).model_for_proto_model(proto)?;
+            let b = model.sym("B");
+            let s = model.sym("S");
+            for i in 0..info.inputs.len() {
+                model.set_input_fact(i, InferenceFact::dt_shape(i64::datum_type(), [b.to_dim(), s.to_dim()]))?;
+            }
+            model.select_outputs_by_name([output])?;
+            model.into_optimized()
+        })?;
+        let fact = typed.output_fact(0).map_err(|e| Error::model_load(format!("model: {e}")))?.clone();
+        let output_dims = fact.shape.iter().map(|d| d.to_usize().ok()).collect();
+        let plan = guarded("model: cannot make the graph runnable", || typed.into_runnable())?;
+        Ok(CpuPlan { plan, inputs: info.inputs.clone(), output_dims })
+    }
+
+    /// Runs one padded batch; returns the output as `f32` with its shape.
+    pub fn run(&self, batch: &Batch) -> Result<(Vec<usize>, Vec<f32>)> {
+        let shape = [batch.rows.len(), batch.len];
+        let tensor = |data: &Vec<i64>| Tensor::from_shape(&shape, data).map(IntoTValue::into_tvalue);
+        let inputs = self
+            .inputs
+            .iter()
+            .map(|role| match role {
+                InputRole::InputIds => tensor(&batch.input_ids),
+                InputRole::AttentionMask => tensor(&batch.attention_mask),
+                InputRole::TokenTypeIds => tensor(&batch.token_type_ids),
+            })
+            .collect::<TractResult<TVec<TValue>>>()
+            .map_err(|e| Error::internal(format!("cannot build input tensors: {e}")))?;
+        let outputs = guarded("model: inference failed", || self.plan.run(inputs))?;
+        let out = outputs[0].cast_to::<f32>().map_err(|e| Error::internal(format!("output is not numeric: {e}")))?;
+        let view = out.to_plain_array_view::<f32>().map_err(|e| Error::internal(format!("output: {e}")))?;
+        Ok((view.shape().to_vec(), view.iter().copied().collect()))
+    }
+}
+
+/// Runs `f`, mapping a tract error or a panic inside tract to `MODEL_LOAD` with `context`.
+fn guarded<T>(context: &str, f: impl FnOnce() -> TractResult<T>) -> Result<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(Error::model_load(format!("{context}: {e:#}"))),
+        Err(_) => Err(Error::model_load(format!("{context}: tract panicked on this model"))),
+    }
+}

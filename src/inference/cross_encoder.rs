@@ -1,0 +1,366 @@
+//! Cross-encoder reranking (PARITY.md §2, Haystack's `SentenceTransformersRanker`).
+//!
+//! For each (query, document) pair the model gives logits `z ∈ ℝ^L` (`L = num_labels`). The sort key is
+//! `k = z₀` when `L = 1`, else the **last** logit `k = z_{L−1}`. A document longer than the window is cut into
+//! chunks ([`super::tokenization::PairTokenizer::chunks`]) and keeps `k = max over its chunks`.
+//!
+//! The reported score is
+//! - `σ(k · calibration_factor)` with `σ(x) = 1 / (1 + e^{−x})` when `L = 1` and `scale_score` (the default for
+//!   one-logit models);
+//! - `k` itself otherwise (raw logit; a two-logit model is scored by its raw last logit, no softmax).
+//!
+//! Documents scoring below `score_threshold` are dropped; the rest are sorted by score descending (then by `k`),
+//! stably, so equal scores keep input order like Python's `sorted(..., reverse=True)`; then cut to `top_k`
+//! (default 10, `None` = all).
+
+use super::batching::{batches, Sequence};
+use super::cpu::{decode, CpuPlan};
+use super::model_info::{parse_config, ModelInfo};
+use super::tokenization::PairTokenizer;
+use super::{LoadOptions, ModelFiles};
+use crate::document::python_repr;
+use crate::{Document, Error, Result};
+use serde_json::Value;
+
+/// Options of [`CrossEncoder::rerank`] (JS: `rerank(query, docs, {topK, …})`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RerankOptions {
+    /// Keep this many best documents; `None` keeps all. Default `Some(10)`.
+    pub top_k: Option<usize>,
+    /// Pairs per model call. Default 16 (Haystack's default).
+    pub batch_size: usize,
+    /// Apply the sigmoid to one-logit models; `None` = the default (on for one-logit models).
+    pub scale_score: Option<bool>,
+    /// Multiplies the logit before the sigmoid. Default 1.
+    pub calibration_factor: f32,
+    /// Drop documents whose (scaled) score is below this.
+    pub score_threshold: Option<f32>,
+    /// Chunks scored per long document (max kept). Default 10; 1 = plain only_second truncation.
+    pub max_chunks_per_doc: usize,
+    /// Tokens shared by consecutive chunks. Default 0.
+    pub chunk_overlap: usize,
+    /// Meta fields whose values precede the content (joined with `"\n"`) in the model's document text.
+    pub embed_meta_fields: Vec<String>,
+}
+
+impl Default for RerankOptions {
+    fn default() -> Self {
+        RerankOptions {
+            top_k: Some(10),
+            batch_size: 16,
+            scale_score: None,
+            calibration_factor: 1.0,
+            score_threshold: None,
+            max_chunks_per_doc: 10,
+            chunk_overlap: 0,
+            embed_meta_fields: Vec::new(),
+        }
+    }
+}
+
+impl RerankOptions {
+    fn validate(&self) -> Result<()> {
+        if self.top_k == Some(0) {
+            return Err(Error::invalid("topK", "must be at least 1 (or null for all documents)"));
+        }
+        if self.batch_size == 0 {
+            return Err(Error::invalid("batchSize", "must be at least 1"));
+        }
+        if !self.calibration_factor.is_finite() {
+            return Err(Error::invalid("calibrationFactor", "must be a finite number"));
+        }
+        if self.score_threshold.is_some_and(f32::is_nan) {
+            return Err(Error::invalid("scoreThreshold", "must be a number, not NaN"));
+        }
+        if self.max_chunks_per_doc == 0 {
+            return Err(Error::invalid("maxChunksPerDoc", "must be at least 1"));
+        }
+        Ok(())
+    }
+}
+
+/// One reranked document: its index in the input and its score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ranked {
+    pub index: usize,
+    pub score: f32,
+}
+
+/// Documents given to [`CrossEncoder::predict_batch`]: one list, or a list of lists.
+#[derive(Debug, Clone)]
+pub enum BatchDocuments {
+    Flat(Vec<Document>),
+    Nested(Vec<Vec<Document>>),
+}
+
+/// The result of [`CrossEncoder::predict_batch`], shaped like its input.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BatchRanking {
+    Flat(Vec<Ranked>),
+    Nested(Vec<Vec<Ranked>>),
+}
+
+/// A loaded cross-encoder: tokenizer + optimised plan, reused for every call.
+#[derive(Clone)]
+pub struct CrossEncoder {
+    plan: CpuPlan,
+    tokenizer: PairTokenizer,
+    info: ModelInfo,
+    num_labels: usize,
+}
+
+impl CrossEncoder {
+    /// Loads a cross-encoder whose graph outputs `logits [batch, num_labels]`.
+    pub fn load(files: ModelFiles<'_>, options: &LoadOptions) -> Result<Self> {
+        let config = files.config.map(parse_config).transpose()?;
+        let proto = decode(files.model)?;
+        let info = ModelInfo::detect(&proto, config.as_ref())?;
+        let max_length = info.resolve_max_length(options.max_length)?;
+        let mut tokenizer = PairTokenizer::from_bytes(files.tokenizer, max_length, info.vocab_rows)?;
+        if let Some(n) = options.max_query_tokens {
+            tokenizer.set_max_query_tokens(n)?;
+        }
+        if !info.outputs.iter().any(|o| o == "logits") {
+            return Err(Error::model_load(format!(
+                "model: a cross-encoder must output \"logits\" [batch, num_labels]; this graph outputs {:?}",
+                info.outputs
+            )));
+        }
+        let plan = CpuPlan::new(&proto, &info, "logits")?;
+        let num_labels = match plan.output_dims.as_slice() {
+            [_, Some(n)] if *n >= 1 => *n,
+            [_, None] => info.config_num_labels.unwrap_or(1),
+            other => {
+                return Err(Error::model_load(format!("model: logits must be [batch, num_labels], got rank {}", other.len())))
+            }
+        };
+        Ok(CrossEncoder { plan, tokenizer, info, num_labels })
+    }
+
+    /// Logits per pair (1 for a relevance model, 2 or more for classifiers).
+    pub fn num_labels(&self) -> usize {
+        self.num_labels
+    }
+
+    /// The window (special tokens included) pairs are truncated or chunked to.
+    pub fn max_length(&self) -> usize {
+        self.tokenizer.max_length
+    }
+
+    /// What was detected about the graph.
+    pub fn info(&self) -> &ModelInfo {
+        &self.info
+    }
+
+    /// The tokenizer as prepared for this model (pair encoding, truncation, chunking).
+    pub fn tokenizer(&self) -> &PairTokenizer {
+        &self.tokenizer
+    }
+
+    /// The model input of one pair, truncated only_second (no chunking): what [`CrossEncoder::score`] feeds.
+    pub fn encode_pair(&self, query: &str, document: &str) -> Result<Sequence> {
+        let q = self.tokenizer.query(query)?;
+        let d = self.tokenizer.document(&q, document, 1, 0)?;
+        let w = self.tokenizer.window(&q);
+        self.tokenizer.pair(&q, &d, 0, w.min(d.len()))
+    }
+
+    /// Raw logits of each pair, row-major `[pairs.len() × num_labels]`; pairs are truncated only_second.
+    pub fn score(&self, pairs: &[(&str, &str)], batch_size: usize) -> Result<Vec<f32>> {
+        let sequences = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, (q, d))| self.encode_pair(q, d).map_err(|e| at(e, &format!("pairs[{i}]"))))
+            .collect::<Result<Vec<_>>>()?;
+        self.logits(&sequences, batch_size)
+    }
+
+    /// Logits of padded batches of `sequences`, back in input order, row-major `[n × num_labels]`.
+    pub fn logits(&self, sequences: &[Sequence], batch_size: usize) -> Result<Vec<f32>> {
+        if batch_size == 0 {
+            return Err(Error::invalid("batchSize", "must be at least 1"));
+        }
+        let l = self.num_labels;
+        let mut out = vec![0f32; sequences.len() * l];
+        for batch in batches(sequences, batch_size, self.tokenizer.pad_id as i64) {
+            let (shape, values) = self.plan.run(&batch)?;
+            if shape != [batch.rows.len(), l] {
+                return Err(Error::internal(format!("logits came back as {shape:?}, expected [{}, {l}]", batch.rows.len())));
+            }
+            for (r, &i) in batch.rows.iter().enumerate() {
+                out[i * l..(i + 1) * l].copy_from_slice(&values[r * l..(r + 1) * l]);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Reranks `documents` for `query` (text documents; see [`RerankOptions`]).
+    pub fn rerank(&self, query: &str, documents: &[Document], options: &RerankOptions) -> Result<Vec<Ranked>> {
+        let texts = document_texts("documents", documents, &options.embed_meta_fields)?;
+        Ok(self.rerank_groups(&[(query, texts)], options)?.pop().unwrap_or_default())
+    }
+
+    /// Reranks plain texts for `query`.
+    pub fn rerank_texts(&self, query: &str, texts: &[&str], options: &RerankOptions) -> Result<Vec<Ranked>> {
+        let texts = texts.iter().map(|t| t.to_string()).collect();
+        Ok(self.rerank_groups(&[(query, texts)], options)?.pop().unwrap_or_default())
+    }
+
+    /// Haystack's `predict_batch`: (a) one query + a list → a list; (b) one query + lists → each list ranked
+    /// independently; (c) `n` queries + `n` lists → list `i` ranked for query `i`. Any other shape is an error.
+    pub fn predict_batch(&self, queries: &[&str], documents: &BatchDocuments, options: &RerankOptions) -> Result<BatchRanking> {
+        let meta = &options.embed_meta_fields;
+        match (queries.len(), documents) {
+            (1, BatchDocuments::Flat(docs)) => {
+                let texts = document_texts("documents", docs, meta)?;
+                Ok(BatchRanking::Flat(self.rerank_groups(&[(queries[0], texts)], options)?.pop().unwrap_or_default()))
+            }
+            (n, BatchDocuments::Nested(lists)) if n == 1 || n == lists.len() => {
+                let groups = lists
+                    .iter()
+                    .enumerate()
+                    .map(|(i, docs)| {
+                        let q = if n == 1 { queries[0] } else { queries[i] };
+                        Ok((q, document_texts(&format!("documents[{i}]"), docs, meta)?))
+                    })
+                    .collect::<Result<Vec<_>>>()?;
+                Ok(BatchRanking::Nested(self.rerank_groups(&groups, options)?))
+            }
+            (n, BatchDocuments::Flat(_)) => Err(Error::invalid(
+                "queries",
+                format!("{n} queries need a list of document lists (one per query); a flat list takes exactly one query"),
+            )),
+            (n, BatchDocuments::Nested(lists)) => Err(Error::invalid(
+                "queries",
+                format!("{n} queries for {} document lists: give one query, or one query per list", lists.len()),
+            )),
+        }
+    }
+
+    /// Scores every (query, texts) group in shared batches (all chunks of all groups are length-sorted together),
+    /// then ranks each group on its own.
+    pub fn rerank_groups(&self, groups: &[(&str, Vec<String>)], options: &RerankOptions) -> Result<Vec<Vec<Ranked>>> {
+        options.validate()?;
+        // Every chunk of every document of every group, with its owner (group, document).
+        let mut sequences = Vec::new();
+        let mut owners = Vec::new();
+        for (g, (query, texts)) in groups.iter().enumerate() {
+            let q = self.tokenizer.query(query)?;
+            for (d, text) in texts.iter().enumerate() {
+                let doc = self.tokenizer.document(&q, text, options.max_chunks_per_doc, options.chunk_overlap)?;
+                for chunk in self.tokenizer.chunks(&q, &doc, options.max_chunks_per_doc, options.chunk_overlap)? {
+                    sequences.push(chunk);
+                    owners.push((g, d));
+                }
+            }
+        }
+        let logits = self.logits(&sequences, options.batch_size)?;
+        let l = self.num_labels;
+        let mut keys: Vec<Vec<f32>> = groups.iter().map(|(_, t)| vec![f32::NEG_INFINITY; t.len()]).collect();
+        for (i, &(g, d)) in owners.iter().enumerate() {
+            let k = logits[i * l + l - 1]; // z₀ for one logit, the last logit otherwise
+            if k.is_nan() {
+                return Err(Error::internal("the model produced NaN logits"));
+            }
+            keys[g][d] = keys[g][d].max(k);
+        }
+        let scale = options.scale_score.unwrap_or(true) && l == 1;
+        Ok(keys.into_iter().map(|k| rank(&k, scale, options)).collect())
+    }
+}
+
+/// Turns sort keys into the ranked, thresholded, cut list (formulas in the module docs).
+pub fn rank(keys: &[f32], scale: bool, options: &RerankOptions) -> Vec<Ranked> {
+    let c = options.calibration_factor;
+    let mut ranked: Vec<(Ranked, f32)> = keys
+        .iter()
+        .enumerate()
+        .map(|(index, &k)| (Ranked { index, score: if scale { sigmoid(k * c) } else { k } }, k))
+        .filter(|(r, _)| options.score_threshold.is_none_or(|t| r.score >= t))
+        .collect();
+    ranked.sort_by(|(a, ka), (b, kb)| b.score.total_cmp(&a.score).then(kb.total_cmp(ka)));
+    let mut out: Vec<Ranked> = ranked.into_iter().map(|(r, _)| r).collect();
+    if let Some(k) = options.top_k {
+        out.truncate(k);
+    }
+    out
+}
+
+/// `σ(x) = 1 / (1 + e^{−x})`, computed in f64.
+pub fn sigmoid(x: f32) -> f32 {
+    (1.0 / (1.0 + (-(x as f64)).exp())) as f32
+}
+
+/// The model's text for each document ([`model_text`]); non-text content is an error.
+pub fn document_texts(field: &str, documents: &[Document], meta_fields: &[String]) -> Result<Vec<String>> {
+    documents
+        .iter()
+        .enumerate()
+        .map(|(i, doc)| {
+            let content = doc.text().ok_or_else(|| {
+                Error::invalid(&format!("{field}[{i}].content"), "a cross-encoder needs text content (a string)")
+            })?;
+            Ok(model_text(content, &doc.meta, meta_fields))
+        })
+        .collect()
+}
+
+/// The text the model reads for a document: the listed meta values (Python `str`, skipping missing and falsy
+/// ones, as Haystack 2.x's `meta_fields_to_embed`) then the content, joined with `"\n"`.
+pub fn model_text(content: &str, meta: &serde_json::Map<String, Value>, meta_fields: &[String]) -> String {
+    let mut parts: Vec<String> =
+        meta_fields.iter().filter_map(|key| meta.get(key)).filter(|v| truthy(v)).map(python_repr::str_of).collect();
+    if parts.is_empty() {
+        return content.to_string();
+    }
+    parts.push(content.to_string());
+    parts.join("\n")
+}
+
+/// Python truthiness of a JSON value.
+fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
+fn at(e: Error, path: &str) -> Error {
+    Error::new(e.code, format!("{path}: {}", e.message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rank_is_stable_thresholded_and_cut() {
+        let o = RerankOptions { top_k: Some(3), ..Default::default() };
+        let r = rank(&[0.5, 2.0, 0.5, -1.0], false, &o);
+        assert_eq!(r.iter().map(|r| r.index).collect::<Vec<_>>(), vec![1, 0, 2]);
+        let o = RerankOptions { top_k: None, score_threshold: Some(0.5), ..Default::default() };
+        let r = rank(&[0.0, 2.0, -3.0], true, &o);
+        assert_eq!(r.iter().map(|r| r.index).collect::<Vec<_>>(), vec![1, 0]);
+        assert!((r[0].score - sigmoid(2.0)).abs() < 1e-7 && r[1].score == 0.5);
+    }
+
+    #[test]
+    fn calibration_scales_the_logit() {
+        let o = RerankOptions { calibration_factor: 0.5, ..Default::default() };
+        assert!((rank(&[2.0], true, &o)[0].score - sigmoid(1.0)).abs() < 1e-7);
+    }
+
+    #[test]
+    fn meta_fields_precede_content() {
+        let mut d = Document::new("body");
+        d.meta.insert("title".into(), Value::String("T".into()));
+        d.meta.insert("page".into(), Value::from(3));
+        d.meta.insert("empty".into(), Value::String(String::new()));
+        let t = document_texts("documents", &[d], &["page".into(), "missing".into(), "empty".into(), "title".into()]).unwrap();
+        assert_eq!(t, vec!["3\nT\nbody".to_string()]);
+    }
+}

@@ -1,0 +1,73 @@
+//! Cross-encoder reranking and bi-encoder embeddings on the CPU, through tract (natively and in wasm).
+//!
+//! A model is loaded once into a typed, optimised tract plan and reused:
+//!
+//! - [`model_info`]: what the ONNX graph takes and gives (inputs, `logits`, embedding table sizes, window).
+//! - [`tokenization`]: pair encoding with only_second truncation, a query cap, and chunking of long documents.
+//! - [`batching`]: length-sorted batches, dynamic padding, attention masks, input order restored.
+//! - [`cpu`]: the tract plan with symbolic `batch × sequence` inputs.
+//! - [`cross_encoder`]: scores, sorting and `top_k` per PARITY.md §2, `predict_batch`'s three shapes.
+//! - [`embedder`]: mean pooling and L2 normalisation.
+//!
+//! Long documents are **chunked by default** (`max_chunks_per_doc = 10`): a document longer than the window
+//! beside the query is cut into window-filling chunks, each is scored and the best chunk's score is kept
+//! (Cohere's rerank behaviour). `max_chunks_per_doc = 1` gives Haystack's plain truncation.
+
+pub mod batching;
+pub mod cpu;
+pub mod cross_encoder;
+pub mod embedder;
+pub mod model_info;
+pub mod tokenization;
+#[cfg(feature = "webgpu")] pub mod webgpu;
+
+pub use cross_encoder::{BatchDocuments, BatchRanking, CrossEncoder, Ranked, RerankOptions};
+pub use embedder::Embedder;
+
+/// The bytes of a model: ONNX graph, `tokenizer.json` and optionally `config.json`.
+#[derive(Debug, Clone, Copy)]
+pub struct ModelFiles<'a> {
+    pub model: &'a [u8],
+    pub tokenizer: &'a [u8],
+    pub config: Option<&'a [u8]>,
+}
+
+/// Load-time options.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LoadOptions {
+    /// Window in tokens, special tokens included. Default: `config.json`'s `max_position_embeddings`, else the
+    /// graph's position table, else 512.
+    pub max_length: Option<usize>,
+    /// Cap on query tokens. Default `max_length / 2`.
+    pub max_query_tokens: Option<usize>,
+}
+
+/// Files of a model directory (`model.onnx` or `model_int8.onnx`, `tokenizer.json`, `config.json`), read from
+/// disk; native only.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Debug, Clone)]
+pub struct ModelDir {
+    pub model: Vec<u8>,
+    pub tokenizer: Vec<u8>,
+    pub config: Option<Vec<u8>>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl ModelDir {
+    /// Reads `dir/<model_file>`, `dir/tokenizer.json` and (if present) `dir/config.json`.
+    pub fn read(dir: impl AsRef<std::path::Path>, model_file: &str) -> crate::Result<Self> {
+        let dir = dir.as_ref();
+        let read = |name: &str, code: fn(String) -> crate::Error| {
+            std::fs::read(dir.join(name)).map_err(|e| code(format!("{}: {e}", dir.join(name).display())))
+        };
+        Ok(ModelDir {
+            model: read(model_file, |m| crate::Error::model_load(m))?,
+            tokenizer: read("tokenizer.json", |m| crate::Error::tokenizer(m))?,
+            config: std::fs::read(dir.join("config.json")).ok(),
+        })
+    }
+
+    pub fn files(&self) -> ModelFiles<'_> {
+        ModelFiles { model: &self.model, tokenizer: &self.tokenizer, config: self.config.as_deref() }
+    }
+}

@@ -1,0 +1,241 @@
+//! Bindings for CPU inference: `CrossEncoder` and `Embedder` (wrapped by pkg/cross_encoder.ts).
+//!
+//! Model bytes arrive as `Uint8Array`s (the TypeScript side fetches URLs and reads files); options arrive as
+//! plain objects with the JS names (`topK`, `maxChunksPerDoc`, …) and are validated here.
+
+use super::convert::{to_js, to_json, to_json_object};
+use super::errors::{js, JsResult};
+use crate::inference::cross_encoder::model_text;
+use crate::inference::{CrossEncoder, Embedder, LoadOptions, ModelFiles, RerankOptions};
+use crate::{Error, Result};
+use serde_json::{Map, Value};
+use wasm_bindgen::prelude::*;
+
+fn count(options: &Map<String, Value>, key: &str, min: u64) -> Result<Option<usize>> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => match v.as_u64() {
+            Some(n) if n >= min => Ok(Some(n as usize)),
+            _ => Err(Error::invalid(key, format!("expected an integer ≥ {min}, got {v}"))),
+        },
+    }
+}
+
+fn number(options: &Map<String, Value>, key: &str) -> Result<Option<f32>> {
+    match options.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => v.as_f64().map(|x| Some(x as f32)).ok_or_else(|| Error::invalid(key, format!("expected a number, got {v}"))),
+    }
+}
+
+fn load_options(options: &JsValue) -> Result<LoadOptions> {
+    let o = to_json_object("options", options)?;
+    Ok(LoadOptions { max_length: count(&o, "maxLength", 1)?, max_query_tokens: count(&o, "maxQueryTokens", 1)? })
+}
+
+fn rerank_options(options: &JsValue) -> Result<RerankOptions> {
+    let o = to_json_object("options", options)?;
+    let mut r = RerankOptions::default();
+    match o.get("topK") {
+        None => {}
+        Some(Value::Null) => r.top_k = None,
+        Some(_) => r.top_k = count(&o, "topK", 1)?,
+    }
+    if let Some(n) = count(&o, "batchSize", 1)? {
+        r.batch_size = n;
+    }
+    match o.get("scaleScore") {
+        None | Some(Value::Null) => {}
+        Some(Value::Bool(b)) => r.scale_score = Some(*b),
+        Some(v) => return Err(Error::invalid("scaleScore", format!("expected a boolean, got {v}"))),
+    }
+    if let Some(c) = number(&o, "calibrationFactor")? {
+        r.calibration_factor = c;
+    }
+    r.score_threshold = number(&o, "scoreThreshold")?;
+    if let Some(n) = count(&o, "maxChunksPerDoc", 1)? {
+        r.max_chunks_per_doc = n;
+    }
+    if let Some(n) = count(&o, "chunkOverlap", 0)? {
+        r.chunk_overlap = n;
+    }
+    match o.get("embedMetaFields") {
+        None | Some(Value::Null) => {}
+        Some(Value::Array(a)) => {
+            r.embed_meta_fields = a
+                .iter()
+                .enumerate()
+                .map(|(i, v)| v.as_str().map(str::to_string).ok_or_else(|| Error::invalid(&format!("embedMetaFields[{i}]"), "expected a string")))
+                .collect::<Result<_>>()?;
+        }
+        Some(v) => return Err(Error::invalid("embedMetaFields", format!("expected an array of strings, got {v}"))),
+    }
+    Ok(r)
+}
+
+/// The model's text for each JS document: a string, or an object with string `content` and optional `meta`.
+fn texts(documents: &JsValue, meta_fields: &[String]) -> Result<Vec<String>> {
+    if !js_sys::Array::is_array(documents) {
+        return Err(Error::invalid("documents", "expected an array of strings or documents"));
+    }
+    let arr: &js_sys::Array = documents.unchecked_ref();
+    arr.iter()
+        .enumerate()
+        .map(|(i, item)| {
+            if let Some(s) = item.as_string() {
+                return Ok(s);
+            }
+            if !item.is_object() {
+                return Err(Error::invalid(&format!("documents[{i}]"), "expected a string or a document with text content"));
+            }
+            let content = js_sys::Reflect::get(&item, &JsValue::from_str("content")).unwrap_or(JsValue::UNDEFINED);
+            let content = content
+                .as_string()
+                .ok_or_else(|| Error::invalid(&format!("documents[{i}].content"), "a cross-encoder needs text content (a string)"))?;
+            if meta_fields.is_empty() {
+                return Ok(content);
+            }
+            let meta = js_sys::Reflect::get(&item, &JsValue::from_str("meta")).unwrap_or(JsValue::UNDEFINED);
+            let meta = to_json_object(&format!("documents[{i}].meta"), &meta)?;
+            Ok(model_text(&content, &meta, meta_fields))
+        })
+        .collect()
+}
+
+fn string_list(field: &str, value: &JsValue) -> Result<Vec<String>> {
+    match to_json(field, value)? {
+        Value::Array(a) => a
+            .into_iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Value::String(s) => Ok(s),
+                other => Err(Error::invalid(&format!("{field}[{i}]"), format!("expected a string, got {}", crate::document::json_type(&other)))),
+            })
+            .collect(),
+        other => Err(Error::invalid(field, format!("expected an array of strings, got {}", crate::document::json_type(&other)))),
+    }
+}
+
+fn files<'a>(model: &'a [u8], tokenizer: &'a [u8], config: &'a Option<Vec<u8>>) -> ModelFiles<'a> {
+    ModelFiles { model, tokenizer, config: config.as_deref() }
+}
+
+/// A loaded cross-encoder (wrapped by `CrossEncoder` in pkg/cross_encoder.ts).
+#[wasm_bindgen(js_name = CrossEncoderCore)]
+pub struct CrossEncoderCore {
+    inner: CrossEncoder,
+}
+
+#[wasm_bindgen(js_class = CrossEncoderCore)]
+impl CrossEncoderCore {
+    /// Parses and optimises the model once; `options`: `{maxLength?, maxQueryTokens?}`.
+    pub fn load(model: &[u8], tokenizer: &[u8], config: Option<Vec<u8>>, options: JsValue) -> JsResult<CrossEncoderCore> {
+        js((|| {
+            let inner = CrossEncoder::load(files(model, tokenizer, &config), &load_options(&options)?)?;
+            Ok(CrossEncoderCore { inner })
+        })())
+    }
+
+    #[wasm_bindgen(getter, js_name = numLabels)]
+    pub fn num_labels(&self) -> usize {
+        self.inner.num_labels()
+    }
+
+    #[wasm_bindgen(getter, js_name = maxLength)]
+    pub fn max_length(&self) -> usize {
+        self.inner.max_length()
+    }
+
+    /// Raw logits of `queries[i]` with `documents[i]`, row-major `[n × numLabels]`.
+    pub fn score(&self, queries: JsValue, documents: JsValue, batch_size: usize) -> JsResult<Vec<f32>> {
+        js((|| {
+            let q = string_list("queries", &queries)?;
+            let d = string_list("documents", &documents)?;
+            if q.len() != d.len() {
+                return Err(Error::invalid("pairs", "every pair needs a query and a document"));
+            }
+            let pairs: Vec<(&str, &str)> = q.iter().map(String::as_str).zip(d.iter().map(String::as_str)).collect();
+            self.inner.score(&pairs, batch_size)
+        })())
+    }
+
+    /// Token ids of the pair as the model sees it (only_second truncation), for tests and debugging.
+    #[wasm_bindgen(js_name = encodePair)]
+    pub fn encode_pair(&self, query: &str, document: &str) -> JsResult<JsValue> {
+        js((|| {
+            let s = self.inner.encode_pair(query, document)?;
+            let mut o = Map::new();
+            o.insert("inputIds".into(), Value::from(s.ids));
+            o.insert("tokenTypeIds".into(), Value::from(s.type_ids));
+            to_js(&Value::Object(o))
+        })())
+    }
+
+    /// Reranks one list (`queries` of length 1) or several lists (one query per list, or one for all);
+    /// returns `[{index, score}]` per list.
+    pub fn rerank(&self, queries: JsValue, lists: JsValue, options: JsValue) -> JsResult<JsValue> {
+        js((|| {
+            let options = rerank_options(&options)?;
+            let queries = string_list("queries", &queries)?;
+            if !js_sys::Array::is_array(&lists) {
+                return Err(Error::invalid("documents", "expected an array"));
+            }
+            let lists: &js_sys::Array = lists.unchecked_ref();
+            if queries.len() != 1 && queries.len() != lists.length() as usize {
+                return Err(Error::invalid("queries", "give one query, or one query per document list"));
+            }
+            let groups = lists
+                .iter()
+                .enumerate()
+                .map(|(i, list)| {
+                    let q = if queries.len() == 1 { queries[0].as_str() } else { queries[i].as_str() };
+                    Ok((q, texts(&list, &options.embed_meta_fields)?))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let ranked = self.inner.rerank_groups(&groups, &options)?;
+            let out: Vec<Value> = ranked
+                .into_iter()
+                .map(|list| {
+                    Value::Array(
+                        list.into_iter()
+                            .map(|r| {
+                                let mut o = Map::new();
+                                o.insert("index".into(), Value::from(r.index));
+                                o.insert("score".into(), Value::from(r.score as f64));
+                                Value::Object(o)
+                            })
+                            .collect(),
+                    )
+                })
+                .collect();
+            to_js(&Value::Array(out))
+        })())
+    }
+}
+
+/// A loaded bi-encoder (wrapped by `Embedder` in pkg/cross_encoder.ts).
+#[wasm_bindgen(js_name = EmbedderCore)]
+pub struct EmbedderCore {
+    inner: Embedder,
+}
+
+#[wasm_bindgen(js_class = EmbedderCore)]
+impl EmbedderCore {
+    pub fn load(model: &[u8], tokenizer: &[u8], config: Option<Vec<u8>>, options: JsValue) -> JsResult<EmbedderCore> {
+        js((|| Ok(EmbedderCore { inner: Embedder::load(files(model, tokenizer, &config), &load_options(&options)?)? }))())
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn dimension(&self) -> usize {
+        self.inner.dimension()
+    }
+
+    /// Embeddings of `texts`, concatenated (`texts.length × dimension`).
+    pub fn embed(&self, texts: JsValue, normalize: bool, batch_size: usize) -> JsResult<Vec<f32>> {
+        js((|| {
+            let t = string_list("texts", &texts)?;
+            let refs: Vec<&str> = t.iter().map(String::as_str).collect();
+            Ok(self.inner.embed(&refs, normalize, batch_size)?.concat())
+        })())
+    }
+}

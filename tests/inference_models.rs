@@ -1,0 +1,257 @@
+//! Cross-encoders and the bi-encoder against onnxruntime's reference outputs
+//! (tests/fixtures/models/reference/*.json): token ids exactly, logits within 1e-4 (fp32) / 0.05 (int8), for
+//! single pairs and padded batches; long documents; errors.
+
+#[path = "inference_common.rs"]
+mod common;
+
+use common::*;
+use rerankit::inference::{CrossEncoder, Embedder, LoadOptions, ModelFiles, RerankOptions};
+use rerankit::{Document, ErrorCode};
+
+const CROSS: [&str; 3] = ["ce-parity-1", "ce-parity-2", "ce-probe"];
+
+fn max_diff(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+}
+
+/// Token ids equal the reference for every pair; logits match for one pair per run and for padded batches.
+fn check_cross(name: &str, variant: &str, tolerance: f32, batch_size: usize) {
+    let reference = fixture_json(&format!("models/reference/{name}.json"));
+    let file = if variant == "fp32" { "model.onnx" } else { "model_int8.onnx" };
+    let ce = cross_encoder(name, file);
+    assert_eq!(ce.num_labels() as u64, reference["num_labels"].as_u64().unwrap(), "{name}: num_labels");
+    let pairs = reference["pairs"].as_array().unwrap();
+    let mut expected = Vec::new();
+    let mut texts = Vec::new();
+    for p in pairs {
+        let (q, d) = (p["query"].as_str().unwrap(), p["passage"].as_str().unwrap());
+        let s = ce.encode_pair(q, d).unwrap();
+        assert_eq!(s.ids, i64s(&p["input_ids"]), "{name}: input_ids of pair {} ({})", p["id"], p["source"]);
+        assert_eq!(s.type_ids, i64s(&p["token_type_ids"]), "{name}: token_type_ids of pair {}", p["id"]);
+        expected.extend(f32s(&p[format!("logits_{variant}").as_str()]));
+        texts.push((q, d));
+    }
+    // One pair per run (as the reference), then padded batches mixing short and 512-token pairs.
+    let single: Vec<f32> = texts.iter().flat_map(|&(q, d)| ce.score(&[(q, d)], 1).unwrap()).collect();
+    let d1 = max_diff(&single, &expected);
+    assert!(d1 <= tolerance, "{name} {variant}: single-pair logits differ by {d1} > {tolerance}");
+    let batched = ce.score(&texts, batch_size).unwrap();
+    let d2 = max_diff(&batched, &expected);
+    assert!(d2 <= tolerance, "{name} {variant}: batch-{batch_size} logits differ by {d2} > {tolerance}");
+    eprintln!("{name} {variant}: max |Δlogit| single {d1:.2e}, batch {batch_size} {d2:.2e}");
+}
+
+#[test]
+fn ce_parity_1_fp32() {
+    check_cross("ce-parity-1", "fp32", 1e-4, 8);
+}
+
+#[test]
+fn ce_parity_2_fp32() {
+    check_cross("ce-parity-2", "fp32", 1e-4, 7);
+}
+
+#[test]
+fn ce_probe_fp32() {
+    check_cross("ce-probe", "fp32", 1e-4, 16);
+}
+
+#[test]
+fn cross_encoders_int8() {
+    for name in CROSS {
+        check_cross(name, "int8", 0.05, 8);
+    }
+}
+
+#[test]
+fn embeddings_match_reference() {
+    let reference = fixture_json("models/reference/all-MiniLM-L6-v2.json");
+    let max_length = reference["tokenization"]["max_length"].as_u64().unwrap() as usize;
+    for (variant, file, tol) in [("fp32", "model.onnx", 1e-4f32), ("int8", "model_int8.onnx", 0.05)] {
+        let emb = embedder("all-MiniLM-L6-v2", file, max_length);
+        assert_eq!(emb.dimension(), 384);
+        let rows = reference["texts"].as_array().unwrap();
+        let texts: Vec<&str> = rows.iter().map(|r| r["text"].as_str().unwrap()).collect();
+        for r in rows {
+            let s = emb.tokenizer().single(r["text"].as_str().unwrap()).unwrap();
+            assert_eq!(s.ids, i64s(&r["input_ids"]), "input_ids of text {}", r["id"]);
+        }
+        for (normalize, key) in [(false, "mean"), (true, "normalized")] {
+            let got = emb.embed(&texts, normalize, 8).unwrap();
+            let mut worst = 0f32;
+            for (g, r) in got.iter().zip(rows) {
+                worst = worst.max(max_diff(g, &f32s(&r[format!("{key}_{variant}").as_str()])));
+            }
+            eprintln!("embedder {variant} {key}: max |Δ| {worst:.2e}");
+            assert!(worst <= tol, "embedder {variant} {key}: differs by {worst}");
+        }
+    }
+}
+
+#[test]
+fn rerank_scores_follow_parity_section_2() {
+    let reference = fixture_json("models/reference/ce-parity-2.json");
+    let pairs = reference["pairs"].as_array().unwrap();
+    // ce-parity-2: scored by the raw last logit, no sigmoid.
+    let ce = cross_encoder("ce-parity-2", "model.onnx");
+    let q = pairs[0]["query"].as_str().unwrap();
+    let docs: Vec<&str> = pairs.iter().take(8).map(|p| p["passage"].as_str().unwrap()).collect();
+    let logits = ce.score(&docs.iter().map(|d| (q, *d)).collect::<Vec<_>>(), 4).unwrap();
+    let ranked = ce.rerank_texts(q, &docs, &RerankOptions { top_k: None, ..Default::default() }).unwrap();
+    assert_eq!(ranked.len(), 8);
+    for w in ranked.windows(2) {
+        assert!(w[0].score >= w[1].score);
+    }
+    for r in &ranked {
+        assert!((r.score - logits[r.index * 2 + 1]).abs() < 1e-5, "score is the last logit");
+    }
+    // ce-parity-1: sigmoid by default, raw with scale_score false, top_k 10 by default.
+    let ce = cross_encoder("ce-parity-1", "model.onnx");
+    let docs: Vec<&str> = pairs.iter().map(|p| p["passage"].as_str().unwrap()).collect();
+    let ranked = ce.rerank_texts(q, &docs, &RerankOptions::default()).unwrap();
+    assert_eq!(ranked.len(), 10);
+    assert!(ranked.iter().all(|r| r.score > 0.0 && r.score < 1.0));
+    let raw = ce.rerank_texts(q, &docs, &RerankOptions { scale_score: Some(false), ..Default::default() }).unwrap();
+    assert_eq!(raw.iter().map(|r| r.index).collect::<Vec<_>>(), ranked.iter().map(|r| r.index).collect::<Vec<_>>());
+    for (s, r) in ranked.iter().zip(&raw) {
+        assert!((s.score - 1.0 / (1.0 + (-r.score).exp())).abs() < 1e-6);
+    }
+    // Identical documents tie and keep input order (stable sort).
+    let same = ce.rerank_texts(q, &["same", "other text", "same"], &RerankOptions::default()).unwrap();
+    let pos: Vec<usize> = same.iter().map(|r| r.index).filter(|&i| i != 1).collect();
+    assert_eq!(pos, vec![0, 2]);
+    // meta fields embedded: "value\ncontent".
+    let mut d = Document::new("Paris is the capital of France.");
+    d.meta.insert("title".into(), serde_json::Value::String("France".into()));
+    let with_meta = ce.rerank(q, &[d], &RerankOptions { embed_meta_fields: vec!["title".into()], scale_score: Some(false), ..Default::default() }).unwrap();
+    let direct = ce.score(&[(q, "France\nParis is the capital of France.")], 1).unwrap();
+    assert!((with_meta[0].score - direct[0]).abs() < 1e-6);
+}
+
+#[test]
+fn predict_batch_three_shapes() {
+    use rerankit::inference::{BatchDocuments, BatchRanking};
+    let ce = cross_encoder("ce-parity-1", "model.onnx");
+    let docs = |xs: &[&str]| xs.iter().map(|x| Document::new(*x)).collect::<Vec<_>>();
+    let o = RerankOptions { top_k: None, ..Default::default() };
+    let a = ce.predict_batch(&["q"], &BatchDocuments::Flat(docs(&["a", "b"])), &o).unwrap();
+    assert!(matches!(a, BatchRanking::Flat(ref v) if v.len() == 2));
+    let lists = BatchDocuments::Nested(vec![docs(&["a", "b"]), docs(&["c"])]);
+    let b = ce.predict_batch(&["q"], &lists, &o).unwrap();
+    assert!(matches!(b, BatchRanking::Nested(ref v) if v.len() == 2 && v[1].len() == 1));
+    let c = ce.predict_batch(&["q1", "q2"], &lists, &o).unwrap();
+    let BatchRanking::Nested(c) = c else { panic!() };
+    let alone = ce.rerank_texts("q2", &["c"], &o).unwrap();
+    assert!((c[1][0].score - alone[0].score).abs() < 1e-6, "list i is ranked for query i");
+    let e = ce.predict_batch(&["q1", "q2", "q3"], &lists, &o).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    let e = ce.predict_batch(&["q1", "q2"], &BatchDocuments::Flat(docs(&["a"])), &o).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+}
+
+/// A relevant passage buried after token 512 of a long document is found with chunking, missed without.
+#[test]
+fn chunking_finds_a_buried_passage() {
+    let reference = fixture_json("models/reference/ce-probe.json");
+    let pairs = reference["pairs"].as_array().unwrap();
+    // SciFact pairs: (query, relevant doc) and (query, BM25 top non-relevant doc), alternating after the hand pairs.
+    let sci: Vec<&serde_json::Value> = pairs.iter().filter(|p| p["source"].as_str().unwrap().contains("+ relevant doc")).collect();
+    let filler: String = pairs
+        .iter()
+        .filter(|p| p["source"].as_str().unwrap().contains("non-relevant"))
+        .map(|p| p["passage"].as_str().unwrap())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let ce = cross_encoder("ce-probe", "model.onnx");
+    let mut found = 0;
+    for p in &sci {
+        let q = p["query"].as_str().unwrap();
+        let relevant = p["passage"].as_str().unwrap();
+        let buried = format!("{filler} {relevant}");
+        let qenc = ce.tokenizer().query(q).unwrap();
+        let total = ce.tokenizer().encode(&buried).unwrap().len();
+        let rel_start = total - ce.tokenizer().encode(relevant).unwrap().len();
+        assert!(rel_start > 512 + ce.tokenizer().window(&qenc) / 2, "the passage starts past token 512");
+        let docs = [filler.as_str(), buried.as_str()];
+        let chunked = ce.rerank_texts(q, &docs, &RerankOptions { top_k: None, max_chunks_per_doc: 30, chunk_overlap: 256, ..Default::default() }).unwrap();
+        let truncated = ce.rerank_texts(q, &docs, &RerankOptions { top_k: None, max_chunks_per_doc: 1, ..Default::default() }).unwrap();
+        // Without chunking both documents read the same first window: a tie, input order kept.
+        assert_eq!(truncated[0].index, 0);
+        assert_eq!(truncated[0].score, truncated[1].score);
+        if chunked[0].index == 1 && chunked[0].score > truncated[0].score {
+            found += 1;
+        }
+    }
+    eprintln!("buried passage found with chunking for {found}/{} queries", sci.len());
+    assert!(found * 10 >= sci.len() * 8, "chunking found the buried passage for only {found}/{} queries", sci.len());
+}
+
+#[test]
+fn ten_megabyte_document() {
+    let ce = cross_encoder("ce-parity-1", "model.onnx");
+    let word = "lorem ipsum dolor sit amet consectetur ";
+    let huge = word.repeat(10_000_000 / word.len() + 1);
+    assert!(huge.len() >= 10_000_000);
+    let t = std::time::Instant::now();
+    let r = ce.rerank_texts("lorem", &[huge.as_str(), "short"], &RerankOptions::default()).unwrap();
+    assert_eq!(r.len(), 2);
+    eprintln!("10 MB document reranked in {:.2?}", t.elapsed());
+    let no_space = "x".repeat(10_000_000);
+    ce.rerank_texts("x", &[no_space.as_str()], &RerankOptions { max_chunks_per_doc: 2, ..Default::default() }).unwrap();
+}
+
+#[test]
+fn errors_have_codes() {
+    let dir = model_dir("ce-parity-1", "model.onnx");
+    let opts = LoadOptions::default();
+    let load = |model: &[u8], tokenizer: &[u8]| CrossEncoder::load(ModelFiles { model, tokenizer, config: dir.config.as_deref() }, &opts);
+    // Corrupt bytes.
+    assert_eq!(load(b"not an onnx file at all", &dir.tokenizer).err().unwrap().code, ErrorCode::ModelLoad);
+    assert_eq!(load(&dir.model[..dir.model.len() / 2], &dir.tokenizer).err().unwrap().code, ErrorCode::ModelLoad);
+    assert_eq!(load(&[], &dir.tokenizer).err().unwrap().code, ErrorCode::ModelLoad);
+    // An encoder has no `logits` output.
+    let enc = model_dir("all-MiniLM-L6-v2", "model.onnx");
+    let e = load(&enc.model, &enc.tokenizer).err().unwrap();
+    assert_eq!(e.code, ErrorCode::ModelLoad, "{e}");
+    assert!(e.message.contains("logits"));
+    // Bad tokenizer.json.
+    assert_eq!(load(&dir.model, b"{\"not\": \"a tokenizer\"}").err().unwrap().code, ErrorCode::Tokenizer);
+    // A tokenizer with more ids than the model's embedding rows.
+    let mut tok: serde_json::Value = serde_json::from_slice(&dir.tokenizer).unwrap();
+    let vocab = tok["model"]["vocab"].as_object_mut().unwrap();
+    for i in 0..100 {
+        let n = vocab.len();
+        vocab.insert(format!("[extra{i}]"), serde_json::Value::from(n));
+    }
+    let e = load(&dir.model, &serde_json::to_vec(&tok).unwrap()).err().unwrap();
+    assert_eq!(e.code, ErrorCode::Tokenizer, "{e}");
+    // Arguments.
+    let ce = cross_encoder("ce-parity-1", "model.onnx");
+    assert_eq!(ce.rerank_texts("", &["x"], &RerankOptions::default()).unwrap_err().code, ErrorCode::InvalidArgument);
+    assert_eq!(ce.rerank_texts("   ", &["x"], &RerankOptions::default()).unwrap_err().code, ErrorCode::InvalidArgument);
+    let bad = RerankOptions { calibration_factor: f32::NAN, ..Default::default() };
+    assert_eq!(ce.rerank_texts("q", &["x"], &bad).unwrap_err().code, ErrorCode::InvalidArgument);
+    let bad = RerankOptions { top_k: Some(0), ..Default::default() };
+    assert_eq!(ce.rerank_texts("q", &["x"], &bad).unwrap_err().code, ErrorCode::InvalidArgument);
+    let mut table = Document::new("x");
+    table.content = serde_json::json!([["a", "b"], [1, 2]]);
+    table.content_type = rerankit::document::ContentType::Table;
+    assert_eq!(ce.rerank("q", &[table], &RerankOptions::default()).unwrap_err().code, ErrorCode::InvalidArgument);
+    assert!(ce.rerank_texts("q", &[], &RerankOptions::default()).unwrap().is_empty());
+    let e = CrossEncoder::load(dir.files(), &LoadOptions { max_length: Some(4096), ..Default::default() }).err().unwrap();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    let e = Embedder::load(dir.files(), &LoadOptions::default()).err().unwrap();
+    assert_eq!(e.code, ErrorCode::ModelLoad);
+}
+
+#[test]
+fn load_time() {
+    let dir = model_dir("ce-probe", "model.onnx");
+    for _ in 0..2 {
+        let t = std::time::Instant::now();
+        CrossEncoder::load(dir.files(), &LoadOptions::default()).unwrap();
+        eprintln!("ce-probe fp32 load + optimise: {:.2?}", t.elapsed());
+    }
+}
