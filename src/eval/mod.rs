@@ -4,3 +4,5 @@
 //!   retrieval ids, LLM-judged answers through a caller-supplied judge, aggregates).
 
 pub mod agent;
+
+pub mod haystack;

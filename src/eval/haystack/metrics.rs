@@ -1,0 +1,498 @@
+//! `EvaluationResult.calculate_metrics` / `wrong_examples` (farm-haystack 1.26 `schema.py`), on node tables.
+//!
+//! Documents: per query (multilabel id, in first-appearance order) the rows matching the relevance criterion
+//! (`document_scope`, tightened by `answer_scope` when the scope is `answer` / `document_id_or_answer`) give
+//! mrr, map, ndcg, precision, recall_multi_hit (matched gold labels / gold labels) and recall_single_hit;
+//! a query whose labels have no document (no-answer labels, id "00" dropped) scores 1.0 on all, a query with
+//! no relevant row 0.0. These are Haystack 1.26's formulas; `crate::metrics`' `haystack` profile implements
+//! the older per-document ones (R = gold ids ∪ matching retrieved ids) and cannot be reused here.
+//! Answers: per query the max of `exact_match` / `f1` / `sas` (or their `*_{answer_scope}_scope` columns) over
+//! its rows, then the mean over queries, plus `num_examples_for_eval`.
+//! `simulated_top_k_retriever` keeps documents of rank ≤ k; for answers it keeps the answers whose
+//! `document_ids` all lie in the retriever's top k (the one node with document rows), then
+//! `simulated_top_k_reader` keeps the k best ranks (`nsmallest`, ties by position) and re-ranks them.
+
+use super::table::{Cell, NodeTable};
+use crate::error::{Error, Result};
+use serde_json::{Map, Value};
+use std::collections::{BTreeSet, HashMap};
+
+/// `document_scope` of `calculate_metrics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DocumentScope {
+    DocumentId,
+    Context,
+    DocumentIdAndContext,
+    DocumentIdOrContext,
+    Answer,
+    DocumentIdOrAnswer,
+}
+
+impl DocumentScope {
+    pub const ALL: [DocumentScope; 6] = [
+        DocumentScope::DocumentId,
+        DocumentScope::Context,
+        DocumentScope::DocumentIdAndContext,
+        DocumentScope::DocumentIdOrContext,
+        DocumentScope::Answer,
+        DocumentScope::DocumentIdOrAnswer,
+    ];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentScope::DocumentId => "document_id",
+            DocumentScope::Context => "context",
+            DocumentScope::DocumentIdAndContext => "document_id_and_context",
+            DocumentScope::DocumentIdOrContext => "document_id_or_context",
+            DocumentScope::Answer => "answer",
+            DocumentScope::DocumentIdOrAnswer => "document_id_or_answer",
+        }
+    }
+    pub fn parse(s: &str) -> Result<Self> {
+        Self::ALL.into_iter().find(|x| x.as_str() == s).ok_or_else(|| {
+            Error::invalid("documentScope", format!("{s:?} is not one of document_id, context, document_id_and_context, document_id_or_context, answer, document_id_or_answer"))
+        })
+    }
+}
+
+/// `answer_scope` of `calculate_metrics`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AnswerScope {
+    Any,
+    Context,
+    DocumentId,
+    DocumentIdAndContext,
+}
+
+impl AnswerScope {
+    pub const ALL: [AnswerScope; 4] = [AnswerScope::Any, AnswerScope::Context, AnswerScope::DocumentId, AnswerScope::DocumentIdAndContext];
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnswerScope::Any => "any",
+            AnswerScope::Context => "context",
+            AnswerScope::DocumentId => "document_id",
+            AnswerScope::DocumentIdAndContext => "document_id_and_context",
+        }
+    }
+    pub fn parse(s: &str) -> Result<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|x| x.as_str() == s)
+            .ok_or_else(|| Error::invalid("answerScope", format!("{s:?} is not one of any, context, document_id, document_id_and_context")))
+    }
+}
+
+/// The options of `calculate_metrics` / `wrong_examples`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MetricsOptions {
+    /// -1: no simulation.
+    pub simulated_top_k_reader: i64,
+    pub simulated_top_k_retriever: i64,
+    pub document_scope: DocumentScope,
+    pub answer_scope: AnswerScope,
+    /// `integrated` or `isolated`.
+    pub eval_mode: EvalMode,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvalMode {
+    Integrated,
+    Isolated,
+}
+
+impl EvalMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvalMode::Integrated => "integrated",
+            EvalMode::Isolated => "isolated",
+        }
+    }
+    pub fn parse(s: &str) -> Result<Self> {
+        match s {
+            "integrated" => Ok(EvalMode::Integrated),
+            "isolated" => Ok(EvalMode::Isolated),
+            _ => Err(Error::invalid("evalMode", format!("{s:?} is not integrated or isolated"))),
+        }
+    }
+}
+
+impl Default for MetricsOptions {
+    fn default() -> Self {
+        MetricsOptions {
+            simulated_top_k_reader: -1,
+            simulated_top_k_retriever: -1,
+            document_scope: DocumentScope::DocumentIdOrAnswer,
+            answer_scope: AnswerScope::Any,
+            eval_mode: EvalMode::Integrated,
+        }
+    }
+}
+
+/// `_get_document_relevance_criterion`: the `*_match` column deciding relevance and the label-matching rule.
+pub fn relevance_criterion(document_scope: DocumentScope, answer_scope: AnswerScope) -> &'static str {
+    let answer_crit = match answer_scope {
+        AnswerScope::Context => Some("context_and_answer"),
+        AnswerScope::DocumentId => Some("document_id_and_answer"),
+        AnswerScope::DocumentIdAndContext => Some("document_id_and_context_and_answer"),
+        AnswerScope::Any => None,
+    };
+    match document_scope {
+        DocumentScope::Answer | DocumentScope::DocumentIdOrAnswer => answer_crit.unwrap_or(document_scope.as_str()),
+        other => other.as_str(),
+    }
+}
+
+fn rows_where(t: &NodeTable, f: impl Fn(usize) -> bool) -> Vec<usize> {
+    (0..t.rows.len()).filter(|&i| f(i)).collect()
+}
+
+fn str_cell(t: &NodeTable, r: usize, c: &str) -> String {
+    match t.get(r, c) {
+        Cell::Str(s) | Cell::Bytes(s) => s.clone(),
+        Cell::None => String::new(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn f64_list(t: &NodeTable, r: usize, c: &str) -> Vec<f64> {
+    match t.get(r, c) {
+        Cell::Lit(Value::Array(a)) => a.iter().map(|x| x.as_f64().unwrap_or(f64::NAN)).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn str_list(t: &NodeTable, r: usize, c: &str) -> Option<Vec<String>> {
+    match t.get(r, c) {
+        Cell::Lit(Value::Array(a)) => Some(a.iter().map(|x| x.as_str().map(str::to_string).unwrap_or_else(|| x.to_string())).collect()),
+        _ => None,
+    }
+}
+
+fn num(t: &NodeTable, r: usize, c: &str) -> f64 {
+    t.get(r, c).as_f64().unwrap_or(f64::NAN)
+}
+
+/// Distinct values of a column in first-appearance order.
+fn unique_ids(t: &NodeTable, rows: &[usize]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for &r in rows {
+        let id = str_cell(t, r, "multilabel_id");
+        if seen.insert(id.clone()) {
+            out.push(id);
+        }
+    }
+    out
+}
+
+fn eval_mode_rows(t: &NodeTable, mode: EvalMode) -> Vec<usize> {
+    if t.col("eval_mode").is_none() {
+        return (0..t.rows.len()).collect();
+    }
+    rows_where(t, |r| str_cell(t, r, "eval_mode") == mode.as_str())
+}
+
+/// Per-query metric values (`metrics_df`): query ids in order and one map per query.
+pub type PerQuery = Vec<(String, Map<String, Value>)>;
+
+/// `_build_document_metrics_df`.
+pub fn document_metrics_per_query(t: &NodeTable, rows: &[usize], simulated_top_k_retriever: i64, criterion: &str) -> PerQuery {
+    let rows: Vec<usize> = rows
+        .iter()
+        .copied()
+        .filter(|&r| str_cell(t, r, "type") == "document")
+        .filter(|&r| simulated_top_k_retriever == -1 || num(t, r, "rank") <= simulated_top_k_retriever as f64)
+        .collect();
+    let thr = 65.0;
+    let matched_label_idxs = |r: usize| -> BTreeSet<usize> {
+        let id: BTreeSet<usize> = f64_list(t, r, "gold_documents_id_match").iter().enumerate().filter(|(_, v)| **v == 1.0).map(|(i, _)| i).collect();
+        let ctx: BTreeSet<usize> = f64_list(t, r, "gold_contexts_similarity").iter().enumerate().filter(|(_, v)| **v > thr).map(|(i, _)| i).collect();
+        let ans: BTreeSet<usize> = f64_list(t, r, "gold_answers_match").iter().enumerate().filter(|(_, v)| **v == 1.0).map(|(i, _)| i).collect();
+        let and = |a: &BTreeSet<usize>, b: &BTreeSet<usize>| a.intersection(b).copied().collect::<BTreeSet<usize>>();
+        let or = |a: &BTreeSet<usize>, b: &BTreeSet<usize>| a.union(b).copied().collect::<BTreeSet<usize>>();
+        match criterion {
+            "document_id" => id,
+            "context" => ctx,
+            "answer" => ans,
+            "document_id_and_context" => and(&id, &ctx),
+            "document_id_or_context" => or(&id, &ctx),
+            "document_id_and_answer" => and(&id, &ans),
+            "document_id_or_answer" => or(&id, &ans),
+            "context_and_answer" => and(&ctx, &ans),
+            _ => and(&and(&id, &ctx), &ans),
+        }
+    };
+    let col = format!("{}_match", criterion.replace("document_id", "gold_id"));
+    let mut out = Vec::new();
+    for qid in unique_ids(t, &rows) {
+        let q: Vec<usize> = rows.iter().copied().filter(|&r| str_cell(t, r, "multilabel_id") == qid).collect();
+        let relevant: Vec<usize> = q.iter().copied().filter(|&r| num(t, r, &col) == 1.0).collect();
+        let gold_col = if t.col("gold_custom_document_ids").is_some() { "gold_custom_document_ids" } else { "gold_document_ids" };
+        let gold: Vec<String> = str_list(t, q[0], gold_col).unwrap_or_default().into_iter().filter(|g| g != "00").collect();
+        let num_labels = gold.len();
+        let matched: BTreeSet<usize> = relevant.iter().flat_map(|&r| matched_label_idxs(r)).collect();
+        let num_matched = matched.len();
+        let num_missing = num_labels as i64 - num_matched as i64;
+        let rel_ids: BTreeSet<String> = relevant.iter().map(|&r| str_cell(t, r, "document_id")).collect();
+        let num_relevants = (rel_ids.len() as i64 + num_missing).max(0) as usize;
+        let num_retrieved = q.len();
+        let num_retrieved_relevants = relevant.len();
+        let ranks: Vec<f64> = relevant.iter().map(|&r| num(t, r, "rank")).collect();
+        let (rr, ap, rmh, rsh, prec, ndcg) = if num_labels == 0 {
+            (1.0, 1.0, 1.0, 1.0, 1.0, 1.0)
+        } else if num_retrieved_relevants == 0 {
+            (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
+        } else {
+            // np.sum over a list: pairwise summation differs from left-to-right only past 8 elements
+            let avp: Vec<f64> = ranks.iter().map(|&rank| ranks.iter().filter(|&&x| x <= rank).count() as f64 / rank).collect();
+            let ap = np_sum(&avp) / num_relevants as f64;
+            let rmh = num_matched as f64 / num_labels as f64;
+            let prec = num_retrieved_relevants as f64 / num_retrieved as f64;
+            let rr = 1.0 / ranks.iter().copied().fold(f64::INFINITY, f64::min);
+            let dcg = np_sum(&ranks.iter().map(|&r| 1.0 / (r + 1.0).log2()).collect::<Vec<_>>());
+            let idcg = np_sum(&(1..=num_relevants).map(|r| 1.0 / (r as f64 + 1.0).log2()).collect::<Vec<_>>());
+            (rr, ap, rmh, 1.0, prec, dcg / idcg)
+        };
+        let mut m = Map::new();
+        for (k, v) in [("recall_multi_hit", rmh), ("recall_single_hit", rsh), ("precision", prec), ("map", ap), ("mrr", rr), ("ndcg", ndcg)] {
+            m.insert(k.into(), Value::from(v));
+        }
+        out.push((qid, m));
+    }
+    out
+}
+
+/// numpy's `np.sum` of a float64 array (pairwise summation with 8-way unrolled blocks, as numpy does).
+pub fn np_sum(v: &[f64]) -> f64 {
+    fn pairwise(a: &[f64]) -> f64 {
+        let n = a.len();
+        if n < 8 {
+            let mut res = 0.0;
+            for x in a {
+                res += x;
+            }
+            res
+        } else if n <= 128 {
+            let mut r = [a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]];
+            let mut i = 8;
+            while i < n - (n % 8) {
+                for k in 0..8 {
+                    r[k] += a[i + k];
+                }
+                i += 8;
+            }
+            let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+            while i < n {
+                res += a[i];
+                i += 1;
+            }
+            res
+        } else {
+            let mut n2 = n / 2;
+            n2 -= n2 % 8;
+            pairwise(&a[..n2]) + pairwise(&a[n2..])
+        }
+    }
+    pairwise(v)
+}
+
+/// pandas' `Series.mean()` of float64 values (numpy's sum over the values, divided by the count; NaN skipped).
+fn pd_mean(v: &[f64]) -> f64 {
+    let vals: Vec<f64> = v.iter().copied().filter(|x| !x.is_nan()).collect();
+    if vals.is_empty() {
+        return f64::NAN;
+    }
+    np_sum(&vals) / vals.len() as f64
+}
+
+/// The answer rows after the simulated top-k cuts (row indices into `t`, rank overrides).
+fn simulated_answers(t: &NodeTable, answers: &[usize], o: &MetricsOptions, retriever: Option<&NodeTable>) -> Result<(Vec<usize>, HashMap<usize, f64>)> {
+    let mut ranks = HashMap::new();
+    if o.simulated_top_k_retriever != -1 {
+        let docs = retriever.ok_or_else(|| Error::invalid("simulatedTopKRetriever", "cannot detect retriever dataframe (exactly one node must have document rows)"))?;
+        let doc_rows = rows_where(docs, |r| str_cell(docs, r, "type") == "document" && num(docs, r, "rank") <= o.simulated_top_k_retriever as f64);
+        let mut kept = Vec::new();
+        for qid in unique_ids(t, answers) {
+            let top: Vec<String> = doc_rows.iter().filter(|&&r| str_cell(docs, r, "multilabel_id") == qid).map(|&r| str_cell(docs, r, "document_id")).collect();
+            let mut q: Vec<usize> = answers
+                .iter()
+                .copied()
+                .filter(|&r| str_cell(t, r, "multilabel_id") == qid)
+                .filter(|&r| str_list(t, r, "document_ids").unwrap_or_default().iter().all(|d| top.contains(d)))
+                .collect();
+            if o.simulated_top_k_reader != -1 {
+                // DataFrame.nsmallest(k, "rank"): stable by rank, first occurrences kept on ties
+                let mut sorted = q.clone();
+                sorted.sort_by(|a, b| num(t, *a, "rank").partial_cmp(&num(t, *b, "rank")).unwrap_or(std::cmp::Ordering::Equal));
+                sorted.truncate(o.simulated_top_k_reader.max(0) as usize);
+                q = sorted;
+            }
+            for (i, &r) in q.iter().enumerate() {
+                ranks.insert(r, (i + 1) as f64);
+            }
+            kept.extend(q);
+        }
+        return Ok((kept, ranks));
+    }
+    if o.simulated_top_k_reader != -1 {
+        return Ok((answers.iter().copied().filter(|&r| num(t, r, "rank") <= o.simulated_top_k_reader as f64).collect(), ranks));
+    }
+    Ok((answers.to_vec(), ranks))
+}
+
+/// `_build_answer_metrics_df`: per query (every query with answer rows, even those cut away) the max of each
+/// available metric column over its kept rows (NaN when none is kept, as pandas gives).
+pub fn answer_metrics_per_query(t: &NodeTable, answers: &[usize], o: &MetricsOptions, retriever: Option<&NodeTable>) -> Result<PerQuery> {
+    let (kept, _) = simulated_answers(t, answers, o, retriever)?;
+    let mut out = Vec::new();
+    for qid in unique_ids(t, answers) {
+        let q: Vec<usize> = kept.iter().copied().filter(|&r| str_cell(t, r, "multilabel_id") == qid).collect();
+        let mut m = Map::new();
+        for metric in ["exact_match", "f1", "sas"] {
+            if t.col(metric).is_none() {
+                continue;
+            }
+            let col = if o.answer_scope == AnswerScope::Any { metric.to_string() } else { format!("{metric}_{}_scope", o.answer_scope.as_str()) };
+            let vals: Vec<f64> = q.iter().map(|&r| num(t, r, &col)).filter(|x| !x.is_nan()).collect();
+            let v = if vals.is_empty() { f64::NAN } else { vals.iter().copied().fold(f64::NEG_INFINITY, f64::max) };
+            m.insert(metric.into(), serde_json::Number::from_f64(v).map(Value::Number).unwrap_or(Value::Null));
+        }
+        out.push((qid, m));
+    }
+    Ok(out)
+}
+
+fn mean_of(per: &PerQuery, metric: &str) -> f64 {
+    let vals: Vec<f64> = per.iter().map(|(_, m)| m.get(metric).and_then(Value::as_f64).unwrap_or(f64::NAN)).collect();
+    pd_mean(&vals)
+}
+
+/// `_calculate_node_metrics` for one node: answer metrics (if it has answer rows), then document metrics.
+pub fn node_metrics(t: &NodeTable, o: &MetricsOptions, retriever: Option<&NodeTable>) -> Result<Map<String, Value>> {
+    let rows = eval_mode_rows(t, o.eval_mode);
+    let mut out = Map::new();
+    let answers: Vec<usize> = rows.iter().copied().filter(|&r| str_cell(t, r, "type") == "answer").collect();
+    if !answers.is_empty() {
+        let per = answer_metrics_per_query(t, &answers, o, retriever)?;
+        let metrics: Vec<String> = per.first().map(|(_, m)| m.keys().cloned().collect()).unwrap_or_default();
+        for metric in metrics {
+            out.insert(metric.clone(), json_num(mean_of(&per, &metric)));
+        }
+        out.insert("num_examples_for_eval".into(), json_num(unique_ids(t, &answers).len() as f64));
+    }
+    let docs: Vec<usize> = rows.iter().copied().filter(|&r| str_cell(t, r, "type") == "document").collect();
+    if !docs.is_empty() {
+        let crit = relevance_criterion(o.document_scope, o.answer_scope);
+        let per = document_metrics_per_query(t, &docs, o.simulated_top_k_retriever, crit);
+        for metric in ["recall_multi_hit", "recall_single_hit", "precision", "map", "mrr", "ndcg"] {
+            out.insert(metric.into(), json_num(mean_of(&per, metric)));
+        }
+    }
+    Ok(out)
+}
+
+fn json_num(x: f64) -> Value {
+    serde_json::Number::from_f64(x).map(Value::Number).unwrap_or(Value::Null)
+}
+
+/// Options of `wrong_examples`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WrongExamplesOptions {
+    pub n: usize,
+    pub metrics: MetricsOptions,
+    pub document_metric: String,
+    pub answer_metric: String,
+    pub document_metric_threshold: f64,
+    pub answer_metric_threshold: f64,
+}
+
+impl Default for WrongExamplesOptions {
+    fn default() -> Self {
+        WrongExamplesOptions {
+            n: 3,
+            metrics: MetricsOptions::default(),
+            document_metric: "recall_single_hit".into(),
+            answer_metric: "f1".into(),
+            document_metric_threshold: 0.5,
+            answer_metric_threshold: 0.5,
+        }
+    }
+}
+
+/// Stable sort of per-query metrics by one metric (pandas `sort_values`, NaN last), first n.
+fn worst(per: &PerQuery, metric: &str, n: usize) -> Vec<(String, Map<String, Value>)> {
+    let mut v: Vec<&(String, Map<String, Value>)> = per.iter().collect();
+    let key = |m: &Map<String, Value>| m.get(metric).and_then(Value::as_f64).unwrap_or(f64::NAN);
+    v.sort_by(|a, b| {
+        let (x, y) = (key(&a.1), key(&b.1));
+        match (x.is_nan(), y.is_nan()) {
+            (true, true) => std::cmp::Ordering::Equal,
+            (true, false) => std::cmp::Ordering::Greater,
+            (false, true) => std::cmp::Ordering::Less,
+            _ => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
+        }
+    });
+    v.into_iter().take(n).cloned().collect()
+}
+
+fn records(t: &NodeTable, rows: &[usize], drop: &[&str]) -> Vec<Value> {
+    rows.iter()
+        .map(|&r| {
+            let mut m = Map::new();
+            for (c, cell) in t.columns.iter().zip(&t.rows[r]) {
+                if !drop.contains(&c.as_str()) {
+                    m.insert(c.clone(), cell.to_json());
+                }
+            }
+            Value::Object(m)
+        })
+        .collect()
+}
+
+/// `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows.
+pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option<&NodeTable>) -> Result<Vec<Value>> {
+    let rows = eval_mode_rows(t, o.metrics.eval_mode);
+    let answers: Vec<usize> = rows.iter().copied().filter(|&r| str_cell(t, r, "type") == "answer").collect();
+    let mut out = Vec::new();
+    if !answers.is_empty() {
+        let per = answer_metrics_per_query(t, &answers, &o.metrics, retriever)?;
+        for (qid, metrics) in worst(&per, &o.answer_metric, o.n) {
+            let Some(v) = metrics.get(&o.answer_metric) else { break };
+            let v = v.as_f64().unwrap_or(f64::NAN);
+            if v <= o.answer_metric_threshold {
+                let q: Vec<usize> = answers.iter().copied().filter(|&r| str_cell(t, r, "multilabel_id") == qid).collect();
+                let first = q[0];
+                out.push(serde_json::json!({
+                    "multilabel_id": t.get(first, "multilabel_id").to_json(),
+                    "query": t.get(first, "query").to_json(),
+                    "filters": t.get(first, "filters").to_json(),
+                    "metrics": Value::Object(metrics.clone()),
+                    "answers": records(t, &q, &["node", "query", "type", "gold_answers", "gold_offsets_in_documents", "gold_document_ids"]),
+                    "gold_answers": t.get(first, "gold_answers").to_json(),
+                    "gold_document_ids": t.get(first, "gold_document_ids").to_json(),
+                }));
+            }
+        }
+        return Ok(out);
+    }
+    let docs: Vec<usize> = rows.iter().copied().filter(|&r| str_cell(t, r, "type") == "document").collect();
+    if !docs.is_empty() {
+        let crit = relevance_criterion(o.metrics.document_scope, o.metrics.answer_scope);
+        let per = document_metrics_per_query(t, &docs, o.metrics.simulated_top_k_retriever, crit);
+        for (qid, metrics) in worst(&per, &o.document_metric, o.n) {
+            let Some(v) = metrics.get(&o.document_metric) else { break };
+            if v.as_f64().unwrap_or(f64::NAN) <= o.document_metric_threshold {
+                let q: Vec<usize> = docs.iter().copied().filter(|&r| str_cell(t, r, "multilabel_id") == qid).collect();
+                let first = q[0];
+                out.push(serde_json::json!({
+                    "multilabel_id": t.get(first, "multilabel_id").to_json(),
+                    "query": t.get(first, "query").to_json(),
+                    "filters": t.get(first, "filters").to_json(),
+                    "metrics": Value::Object(metrics.clone()),
+                    "documents": records(t, &q, &["node", "query", "multilabel_id", "filters", "type", "gold_document_ids", "gold_contexts"]),
+                    "gold_document_ids": t.get(first, "gold_document_ids").to_json(),
+                }));
+            }
+        }
+    }
+    Ok(out)
+}
