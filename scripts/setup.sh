@@ -26,7 +26,9 @@ fi
 stamp=node_modules/.rerankit-lock-sha
 lock_sha=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_sha" ]; then
-  say "installing npm dependencies (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error
+  # `npm install` rather than `npm ci`: it installs exactly the locked versions too, but npm ci rejects a lock
+  # file that (like any written on Linux by npm 11) lacks other platforms' optional binaries (@deno/darwin-*…).
+  say "installing npm dependencies (npm install, from package-lock.json)"
+  npm install --no-audit --no-fund --loglevel=error
   echo "$lock_sha" > "$stamp"
 fi
