@@ -145,6 +145,30 @@ fn rows_where(t: &NodeTable, f: impl Fn(usize) -> bool) -> Vec<usize> {
     (0..t.rows.len()).filter(|&i| f(i)).collect()
 }
 
+fn str_ref<'a>(t: &'a NodeTable, r: usize, c: &str) -> &'a str {
+    match t.get(r, c) {
+        Cell::Str(s) | Cell::Bytes(s) => s,
+        _ => "",
+    }
+}
+
+/// Rows grouped by multilabel id, groups in first-appearance order.
+fn groups(t: &NodeTable, rows: &[usize]) -> Vec<(String, Vec<usize>)> {
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut out: Vec<(String, Vec<usize>)> = Vec::new();
+    for &r in rows {
+        let id = str_ref(t, r, "multilabel_id");
+        match index.get(id) {
+            Some(&g) => out[g].1.push(r),
+            None => {
+                index.insert(id, out.len());
+                out.push((id.to_string(), vec![r]));
+            }
+        }
+    }
+    out
+}
+
 fn str_cell(t: &NodeTable, r: usize, c: &str) -> String {
     match t.get(r, c) {
         Cell::Str(s) | Cell::Bytes(s) => s.clone(),
@@ -171,24 +195,11 @@ fn num(t: &NodeTable, r: usize, c: &str) -> f64 {
     t.get(r, c).as_f64().unwrap_or(f64::NAN)
 }
 
-/// Distinct values of a column in first-appearance order.
-fn unique_ids(t: &NodeTable, rows: &[usize]) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for &r in rows {
-        let id = str_cell(t, r, "multilabel_id");
-        if seen.insert(id.clone()) {
-            out.push(id);
-        }
-    }
-    out
-}
-
 fn eval_mode_rows(t: &NodeTable, mode: EvalMode) -> Vec<usize> {
     if t.col("eval_mode").is_none() {
         return (0..t.rows.len()).collect();
     }
-    rows_where(t, |r| str_cell(t, r, "eval_mode") == mode.as_str())
+    rows_where(t, |r| str_ref(t, r, "eval_mode") == mode.as_str())
 }
 
 /// Per-query metric values (`metrics_df`): query ids in order and one map per query.
@@ -199,7 +210,7 @@ pub fn document_metrics_per_query(t: &NodeTable, rows: &[usize], simulated_top_k
     let rows: Vec<usize> = rows
         .iter()
         .copied()
-        .filter(|&r| str_cell(t, r, "type") == "document")
+        .filter(|&r| str_ref(t, r, "type") == "document")
         .filter(|&r| simulated_top_k_retriever == -1 || num(t, r, "rank") <= simulated_top_k_retriever as f64)
         .collect();
     let thr = 65.0;
@@ -223,8 +234,7 @@ pub fn document_metrics_per_query(t: &NodeTable, rows: &[usize], simulated_top_k
     };
     let col = format!("{}_match", criterion.replace("document_id", "gold_id"));
     let mut out = Vec::new();
-    for qid in unique_ids(t, &rows) {
-        let q: Vec<usize> = rows.iter().copied().filter(|&r| str_cell(t, r, "multilabel_id") == qid).collect();
+    for (qid, q) in groups(t, &rows) {
         let relevant: Vec<usize> = q.iter().copied().filter(|&r| num(t, r, &col) == 1.0).collect();
         let gold_col = if t.col("gold_custom_document_ids").is_some() { "gold_custom_document_ids" } else { "gold_document_ids" };
         let gold: Vec<String> = str_list(t, q[0], gold_col).unwrap_or_default().into_iter().filter(|g| g != "00").collect();
@@ -309,14 +319,13 @@ fn simulated_answers(t: &NodeTable, answers: &[usize], o: &MetricsOptions, retri
     let mut ranks = HashMap::new();
     if o.simulated_top_k_retriever != -1 {
         let docs = retriever.ok_or_else(|| Error::invalid("simulatedTopKRetriever", "cannot detect retriever dataframe (exactly one node must have document rows)"))?;
-        let doc_rows = rows_where(docs, |r| str_cell(docs, r, "type") == "document" && num(docs, r, "rank") <= o.simulated_top_k_retriever as f64);
+        let doc_rows = rows_where(docs, |r| str_ref(docs, r, "type") == "document" && num(docs, r, "rank") <= o.simulated_top_k_retriever as f64);
         let mut kept = Vec::new();
-        for qid in unique_ids(t, answers) {
-            let top: Vec<String> = doc_rows.iter().filter(|&&r| str_cell(docs, r, "multilabel_id") == qid).map(|&r| str_cell(docs, r, "document_id")).collect();
-            let mut q: Vec<usize> = answers
-                .iter()
-                .copied()
-                .filter(|&r| str_cell(t, r, "multilabel_id") == qid)
+        let doc_groups: HashMap<String, Vec<usize>> = groups(docs, &doc_rows).into_iter().collect();
+        for (qid, q) in groups(t, answers) {
+            let top: Vec<String> = doc_groups.get(&qid).map(|g| g.iter().map(|&r| str_cell(docs, r, "document_id")).collect()).unwrap_or_default();
+            let mut q: Vec<usize> = q
+                .into_iter()
                 .filter(|&r| str_list(t, r, "document_ids").unwrap_or_default().iter().all(|d| top.contains(d)))
                 .collect();
             if o.simulated_top_k_reader != -1 {
@@ -343,9 +352,10 @@ fn simulated_answers(t: &NodeTable, answers: &[usize], o: &MetricsOptions, retri
 /// available metric column over its kept rows (NaN when none is kept, as pandas gives).
 pub fn answer_metrics_per_query(t: &NodeTable, answers: &[usize], o: &MetricsOptions, retriever: Option<&NodeTable>) -> Result<PerQuery> {
     let (kept, _) = simulated_answers(t, answers, o, retriever)?;
+    let kept_groups: HashMap<String, Vec<usize>> = groups(t, &kept).into_iter().collect();
     let mut out = Vec::new();
-    for qid in unique_ids(t, answers) {
-        let q: Vec<usize> = kept.iter().copied().filter(|&r| str_cell(t, r, "multilabel_id") == qid).collect();
+    for (qid, _) in groups(t, answers) {
+        let q: Vec<usize> = kept_groups.get(&qid).cloned().unwrap_or_default();
         let mut m = Map::new();
         for metric in ["exact_match", "f1", "sas"] {
             if t.col(metric).is_none() {
@@ -370,16 +380,16 @@ fn mean_of(per: &PerQuery, metric: &str) -> f64 {
 pub fn node_metrics(t: &NodeTable, o: &MetricsOptions, retriever: Option<&NodeTable>) -> Result<Map<String, Value>> {
     let rows = eval_mode_rows(t, o.eval_mode);
     let mut out = Map::new();
-    let answers: Vec<usize> = rows.iter().copied().filter(|&r| str_cell(t, r, "type") == "answer").collect();
+    let answers: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "answer").collect();
     if !answers.is_empty() {
         let per = answer_metrics_per_query(t, &answers, o, retriever)?;
         let metrics: Vec<String> = per.first().map(|(_, m)| m.keys().cloned().collect()).unwrap_or_default();
         for metric in metrics {
             out.insert(metric.clone(), json_num(mean_of(&per, &metric)));
         }
-        out.insert("num_examples_for_eval".into(), json_num(unique_ids(t, &answers).len() as f64));
+        out.insert("num_examples_for_eval".into(), json_num(groups(t, &answers).len() as f64));
     }
-    let docs: Vec<usize> = rows.iter().copied().filter(|&r| str_cell(t, r, "type") == "document").collect();
+    let docs: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "document").collect();
     if !docs.is_empty() {
         let crit = relevance_criterion(o.document_scope, o.answer_scope);
         let per = document_metrics_per_query(t, &docs, o.simulated_top_k_retriever, crit);
@@ -451,7 +461,7 @@ fn records(t: &NodeTable, rows: &[usize], drop: &[&str]) -> Vec<Value> {
 /// `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows.
 pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option<&NodeTable>) -> Result<Vec<Value>> {
     let rows = eval_mode_rows(t, o.metrics.eval_mode);
-    let answers: Vec<usize> = rows.iter().copied().filter(|&r| str_cell(t, r, "type") == "answer").collect();
+    let answers: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "answer").collect();
     let mut out = Vec::new();
     if !answers.is_empty() {
         let per = answer_metrics_per_query(t, &answers, &o.metrics, retriever)?;
@@ -474,7 +484,7 @@ pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option
         }
         return Ok(out);
     }
-    let docs: Vec<usize> = rows.iter().copied().filter(|&r| str_cell(t, r, "type") == "document").collect();
+    let docs: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "document").collect();
     if !docs.is_empty() {
         let crit = relevance_criterion(o.metrics.document_scope, o.metrics.answer_scope);
         let per = document_metrics_per_query(t, &docs, o.metrics.simulated_top_k_retriever, crit);
