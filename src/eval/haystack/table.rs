@@ -6,10 +6,11 @@
 //!
 //! CSV ([`NodeTable::to_csv`] / [`NodeTable::from_csv`]) is what `EvaluationResult.save` writes:
 //! `DataFrame.to_csv(index=False, quoting=csv.QUOTE_NONNUMERIC)` — a header of quoted column names, strings
-//! quoted with `"` doubled, numbers bare (Python `repr`), `None` as an empty field, list/dict columns as their
+//! quoted with `"` doubled, numbers bare (Python `repr`), `None` as `""` (so, as in pandas, `None` and `""` read
+//! back alike: text columns as `""`, others as `None`), list/dict columns as their
 //! quoted Python `repr` (what `load` reads back with `ast.literal_eval`), `\n` line ends. Loading reads a
 //! known list column with a Python-literal parser, a known text column as text, anything else as a number
-//! when it parses as one; an empty field is `None`. Saving what was loaded gives the same bytes back.
+//! when it parses as one; an empty field is `None` (`""` in text columns). Saving what was loaded gives the same bytes back.
 
 use crate::document::python_repr::{repr, repr_float, repr_str};
 use crate::error::{Error, Result};
@@ -68,7 +69,8 @@ impl Cell {
     }
     fn csv_field(&self) -> String {
         match self {
-            Cell::None => String::new(),
+            // pandas writes NaN/None as its na_rep "" and, with QUOTE_NONNUMERIC, quotes it
+            Cell::None => "\"\"".to_string(),
             Cell::Int(i) => i.to_string(),
             Cell::Float(f) => repr_float(*f),
             Cell::Str(s) => quote(s),
@@ -204,7 +206,8 @@ impl NodeTable {
 
 fn parse_field(column: &str, field: &str) -> std::result::Result<Cell, String> {
     if field.is_empty() {
-        return Ok(Cell::None);
+        // "" is both None and the empty string in pandas' CSV; text columns read it as "", others as None
+        return Ok(if TEXT_COLUMNS.contains(&column) { Cell::Str(String::new()) } else { Cell::None });
     }
     if LITERAL_COLUMNS.contains(&column) {
         let v = parse_literal(field)?;
