@@ -16,12 +16,21 @@
 // with pip on first use.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 import os from "node:os";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
+
+// The in-memory objects of 10M entries need more than Node's default heap: re-run with a larger one.
+const v8 = await import("node:v8");
+if (v8.getHeapStatistics().heap_size_limit < 8 * 2 ** 30 && !process.env.RERANKIT_BENCH_CHILD) {
+  const r = spawnSync(process.execPath, ["--max-old-space-size=12288", fileURLToPath(import.meta.url), ...args], {
+    stdio: "inherit", env: { ...process.env, RERANKIT_BENCH_CHILD: "1" },
+  });
+  process.exit(r.status ?? 1);
+}
 const opt = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : dflt;
@@ -113,7 +122,8 @@ function native(data) {
 }
 
 async function wasm(data) {
-  const { evaluate } = await import("rerankit");
+  // The built package's Node entry (bench/ is its own package, so "rerankit" does not resolve from here).
+  const { evaluate } = await import(pathToFileURL(path.join(root, "pkg", "dist", "node.js")).href);
   const qrelsText = readFileSync(data.qrelsPath, "utf8");
   const runText = readFileSync(data.runPath, "utf8");
   const qrels = nested(qrelsText, (f) => Number(f[3]));
