@@ -103,17 +103,12 @@ impl Gpu {
             .clone()
     }
 
-    /// A storage buffer holding `data` (f32 or u32, as bytes).
+    /// A storage buffer holding `data` (f32 or u32 values as little-endian bytes; a multiple of 4 bytes).
     pub fn upload(&self, label: &str, data: &[u8]) -> wgpu::Buffer {
-        let size = (data.len() as u64).max(4).next_multiple_of(4);
-        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: true,
-        });
-        buffer.slice(..).get_mapped_range_mut()[..data.len()].copy_from_slice(data);
-        buffer.unmap();
+        let buffer = self.storage(label, data.len().div_ceil(4));
+        if !data.is_empty() {
+            self.queue.write_buffer(&buffer, 0, data);
+        }
         buffer
     }
 
@@ -178,7 +173,10 @@ impl Gpu {
         MapFuture(slot).await.map_err(|e| Error::internal(format!("webgpu: cannot read results back ({e})")))?;
         self.check()?;
         let out = {
-            let view = staging.slice(..bytes.max(4)).get_mapped_range();
+            let view = staging
+                .slice(..bytes.max(4))
+                .get_mapped_range()
+                .map_err(|e| Error::internal(format!("webgpu: cannot read results back ({e})")))?;
             view[..words * 4].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
         };
         staging.unmap();
