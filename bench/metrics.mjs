@@ -13,7 +13,9 @@
 //   node bench/metrics.mjs [--queries N] [--docs N] [--skip native,wasm,python]
 //
 // The Python baselines live in a venv beside the models cache (~/.cache/rerankit/venv-bench), created here
-// with pip on first use.
+// with pip on first use. Expect the full size to take long: ranx's in-memory path converts the dicts to numba
+// typed dicts (about 100 s per million entries on the 2-core development machine), and the wasm figures include
+// V8's tier-up of the module on the first call (best of 3 is reported). `--queries 1000` gives a quick run.
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
