@@ -9,6 +9,7 @@ mod errors;
 mod metrics;
 mod rankers;
 mod agent_eval;
+mod haystack_eval;
 #[cfg(feature = "cpu")] mod inference;
 
 use wasm_bindgen::prelude::*;

@@ -1,0 +1,270 @@
+// Pipeline evaluation in the style of Haystack 1.x's `EvaluationResult` (farm-haystack 1.26): rows per node
+// (Haystack's columns and order), `calculateMetrics` with document/answer scopes and simulated top-k,
+// `wrongExamples`, CSV exactly as `EvaluationResult.save` writes it, and the official SQuAD v1.1 / v2.0
+// exact-match and F1 (`squadEvaluate`, `normalizeAnswer`). The Rust docs in src/eval/haystack/ carry the rules.
+import * as wasm from "./wasm/rerankit.js";
+import { RerankitError, invalidArgument } from "./errors.js";
+import type { DocumentDict, LabelDict } from "./document.js";
+
+/** `document_scope` of `calculate_metrics`: what makes a retrieved document relevant. */
+export type DocumentScope =
+  | "document_id"
+  | "context"
+  | "document_id_and_context"
+  | "document_id_or_context"
+  | "answer"
+  | "document_id_or_answer";
+
+/** `answer_scope` of `calculate_metrics`: where a predicted answer must come from to count. */
+export type AnswerScope = "any" | "context" | "document_id" | "document_id_and_context";
+
+/** `integrated` (the node's input came from the pipeline) or `isolated` (it was fed the gold documents). */
+export type EvalMode = "integrated" | "isolated";
+
+/** Options of `calculateMetrics` (Haystack's defaults: no simulation, `document_id_or_answer`, `any`, `integrated`). */
+export interface HaystackMetricsOptions {
+  /** Keep only the top k answers of each query (-1: all). */
+  simulatedTopKReader?: number;
+  /** Keep only the top k documents of each query, also for the reader's answer scopes (-1: all). */
+  simulatedTopKRetriever?: number;
+  documentScope?: DocumentScope;
+  answerScope?: AnswerScope;
+  evalMode?: EvalMode;
+}
+
+/** Options of `wrongExamples` (Haystack's defaults: n 3, recall_single_hit / f1, thresholds 0.5). */
+export interface WrongExamplesOptions extends HaystackMetricsOptions {
+  /** How many queries (the worst first). */
+  n?: number;
+  /** The document metric that ranks queries (`recall_single_hit`, `recall_multi_hit`, `precision`, `map`, `mrr`, `ndcg`). */
+  documentMetric?: string;
+  /** The answer metric that ranks queries (`exact_match`, `f1`, `sas` when present). */
+  answerMetric?: string;
+  /** Queries whose document metric is above this are not wrong. */
+  documentMetricThreshold?: number;
+  /** Queries whose answer metric is above this are not wrong. */
+  answerMetricThreshold?: number;
+}
+
+/** One row of a node's table: Haystack's columns (`query`, `gold_answers`, `*_match`, `rank`, `type`, …). */
+export type EvalRow = Record<string, unknown>;
+
+/** Metrics of one node (`recall_multi_hit`, `map`, … for documents; `exact_match`, `f1`, … for answers). NaN is `null`. */
+export type NodeMetrics = Record<string, number | null>;
+
+/** `{node: metrics}` in node order. */
+export type PipelineMetrics = Record<string, NodeMetrics>;
+
+/** One entry of `wrongExamples`: the query, its metrics, and its document or answer rows. */
+export interface WrongExample {
+  multilabel_id: string;
+  query: string;
+  filters: unknown;
+  metrics: Record<string, number | null>;
+  documents?: EvalRow[];
+  answers?: EvalRow[];
+  gold_answers?: unknown;
+  gold_document_ids?: unknown;
+  [column: string]: unknown;
+}
+
+/** A predicted answer (Haystack `Answer.to_dict()`; `document_ids` may be absent, or given as `document_id`). */
+export interface PredictedAnswerDict {
+  answer: string;
+  type?: string;
+  score?: number | null;
+  context?: string | null;
+  offsets_in_document?: Array<{ start: number; end: number }> | null;
+  offsets_in_context?: Array<{ start: number; end: number }> | null;
+  document_ids?: string[] | null;
+  document_id?: string | null;
+  meta?: Record<string, unknown>;
+}
+
+/** Per query: a list aligned with `queries`, or an object keyed by query text (missing queries: no predictions). */
+export type PerQuery<T> = Array<T[] | null> | Record<string, T[] | null>;
+
+/** What one node returned (Haystack's node output keys). */
+export interface NodePredictions {
+  answers?: PerQuery<PredictedAnswerDict>;
+  answers_isolated?: PerQuery<PredictedAnswerDict>;
+  documents?: PerQuery<DocumentDict>;
+  documents_isolated?: PerQuery<DocumentDict>;
+}
+
+/** The evaluation input: queries, their labels (one non-empty list per query), and each node's predictions. */
+export interface EvaluationInput {
+  queries: string[];
+  labels: LabelDict[][];
+  nodes: Record<string, NodePredictions>;
+}
+
+/** Haystack's context matching (`context_matching_min_length`, `…_boost_split_overlaps`, `…_threshold`). */
+export interface ContextMatchingOptions {
+  /** Default 100. */
+  minLength?: number;
+  /** Default true. */
+  boostSplitOverlaps?: boolean;
+  /** Default 65. */
+  threshold?: number;
+}
+
+/** CSV files: `{"Retriever.csv": text}` or `[[name, text], ...]` (the node name is the file stem). */
+export type CsvFiles = Record<string, string> | Array<[string, string]>;
+
+/**
+ * Haystack's `EvaluationResult`: one table of rows per node, in node order. Build it from predictions
+ * (`build`), from saved CSVs (`fromCsv`, as `EvaluationResult.load` reads them) or from rows (`fromJSON` /
+ * `fromNodeResults`). Holds wasm memory: `free()` it when done with many results (it is also reclaimed by GC).
+ */
+export class EvaluationResult {
+  /** @internal */
+  readonly handle: wasm.HaystackEvaluation;
+
+  private constructor(handle: wasm.HaystackEvaluation) {
+    this.handle = handle;
+  }
+
+  /** Builds each node's rows from the queries, labels and each node's predictions (Haystack's `_build_eval_dataframe`). */
+  static build(input: EvaluationInput, options: { contextMatching?: ContextMatchingOptions } = {}): EvaluationResult {
+    if (input === null || typeof input !== "object") invalidArgument("input", "expected {queries, labels, nodes}");
+    return new EvaluationResult(wasm.HaystackEvaluation.fromPredictions(input, options?.contextMatching ?? null));
+  }
+
+  /** From saved CSV files (`EvaluationResult.load`); Haystack's backward-compatible column renames apply. */
+  static fromCsv(files: CsvFiles): EvaluationResult {
+    let pairs: Array<[string, string]>;
+    if (Array.isArray(files)) pairs = files;
+    else if (files !== null && typeof files === "object") pairs = Object.entries(files);
+    else invalidArgument("files", "expected {file name: CSV text} or [[file name, CSV text], ...]");
+    return new EvaluationResult(wasm.HaystackEvaluation.fromCsvFiles(pairs));
+  }
+
+  /** From `{node: rows}` (what `toJSON` returns, or `EvaluationResult.node_results` as records). */
+  static fromNodeResults(nodeResults: Record<string, EvalRow[]>): EvaluationResult {
+    return new EvaluationResult(wasm.HaystackEvaluation.fromJson(nodeResults));
+  }
+
+  /** From `toJSON()`'s value or its JSON text. */
+  static fromJSON(value: Record<string, EvalRow[]> | string): EvaluationResult {
+    // JSON text is parsed here: JS reads floats exactly (serde_json's default parser may be 1 ulp off).
+    let parsed: unknown = value;
+    if (typeof value === "string") {
+      try {
+        parsed = JSON.parse(value);
+      } catch (err) {
+        throw new RerankitError(`evaluation result: ${(err as Error).message}`, "PARSE");
+      }
+    }
+    return new EvaluationResult(wasm.HaystackEvaluation.fromJson(parsed));
+  }
+
+  /** The node names, in order. */
+  get nodeNames(): string[] {
+    return this.handle.nodeNames();
+  }
+
+  /** One node's rows. */
+  nodeResults(node: string): EvalRow[] {
+    return JSON.parse(this.handle.nodeRows(node)) as EvalRow[];
+  }
+
+  /** `calculate_metrics(...)`: `{node: {metric: value}}`. */
+  calculateMetrics(options: HaystackMetricsOptions = {}): PipelineMetrics {
+    return JSON.parse(this.handle.calculateMetrics(options)) as PipelineMetrics;
+  }
+
+  /** `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows. */
+  wrongExamples(node: string, options: WrongExamplesOptions = {}): WrongExample[] {
+    if (typeof node !== "string") invalidArgument("node", "expected a node name");
+    return JSON.parse(this.handle.wrongExamples(node, options)) as WrongExample[];
+  }
+
+  /** One node's CSV, as `EvaluationResult.save` writes `{node}.csv`. */
+  toCsv(node: string): string {
+    if (typeof node !== "string") invalidArgument("node", "expected a node name");
+    return this.handle.toCsv(node);
+  }
+
+  /** Every node's CSV: `{"{node}.csv": text}` (what `save(out_dir)` writes). */
+  toCsvFiles(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const n of this.nodeNames) out[`${n}.csv`] = this.handle.toCsv(n);
+    return out;
+  }
+
+  /** `{node: rows}`, so that `JSON.stringify(result)` works. */
+  toJSON(): Record<string, EvalRow[]> {
+    return JSON.parse(this.handle.toJson()) as Record<string, EvalRow[]>;
+  }
+
+  free(): void {
+    this.handle.free();
+  }
+}
+
+/** A SQuAD dataset file (`{"version", "data": [{"paragraphs": [{"context", "qas": [...]}]}]}`), parsed or as text. */
+export type SquadDataset = Record<string, unknown> | string;
+
+/** Predictions `{question id: answer text}` (v2.0: `""` means no answer), parsed or as text. */
+export type SquadPredictions = Record<string, string> | string;
+
+/** What `evaluate-v1.1.py` prints. */
+export interface SquadV1Result {
+  exact_match: number;
+  f1: number;
+}
+
+/** What `evaluate-v2.0.py` prints (`HasAns_*` / `NoAns_*` only when the dataset has such questions). */
+export interface SquadV2Result {
+  exact: number;
+  f1: number;
+  total: number;
+  HasAns_exact?: number;
+  HasAns_f1?: number;
+  HasAns_total?: number;
+  NoAns_exact?: number;
+  NoAns_f1?: number;
+  NoAns_total?: number;
+  [key: string]: number | undefined;
+}
+
+/** The official script's outcome. */
+export interface SquadEvaluation {
+  version: "1.1" | "2.0";
+  /** The printed object, keys in the script's order. */
+  result: SquadV1Result | SquadV2Result;
+  /** The script's stdout exactly, without the final newline (v1.1 on one line, v2.0 indented by 2). */
+  printed: string;
+  /** What the script wrote to stderr (unanswered questions), one line each. */
+  messages: string[];
+}
+
+/**
+ * Runs the official `evaluate-v1.1.py` or `evaluate-v2.0.py` on a dataset and predictions. The version is
+ * `options.version`, else the dataset's `version` field, else 2.0 when a question has `is_impossible`.
+ * Malformed files throw a `RerankitError` with code `PARSE`.
+ */
+export function squadEvaluate(dataset: SquadDataset, predictions: SquadPredictions, options: { version?: "1.1" | "2.0" } = {}): SquadEvaluation {
+  const out = JSON.parse(wasm.squadEvaluate(dataset, predictions, options?.version ?? undefined)) as {
+    version: "1.1" | "2.0";
+    output: SquadV1Result | SquadV2Result;
+    printed: string;
+    messages: string[];
+  };
+  return { version: out.version, result: out.output, printed: out.printed, messages: out.messages };
+}
+
+/** The official SQuAD `normalize_answer`: lower case, no punctuation, no articles, single spaces. */
+export function normalizeAnswer(text: string): string {
+  if (typeof text !== "string") invalidArgument("text", "expected a string");
+  return wasm.squadNormalizeAnswer(text);
+}
+
+/** Exact match (0/1) and token F1 of one prediction against one gold answer (v2.0's `compute_exact` / `compute_f1`). */
+export function squadScores(gold: string, prediction: string): { exact: number; f1: number } {
+  if (typeof gold !== "string") invalidArgument("gold", "expected a string");
+  if (typeof prediction !== "string") invalidArgument("prediction", "expected a string");
+  const [exact, f1] = wasm.squadScores(gold, prediction);
+  return { exact: exact!, f1: f1! };
+}

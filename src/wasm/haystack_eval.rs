@@ -1,0 +1,262 @@
+//! Bindings for Haystack-style pipeline evaluation and the SQuAD scripts (wrapped by pkg/haystack_eval.ts).
+//!
+//! Inputs are JS values converted strictly by [`convert::to_json`] (errors name the path), or JSON text where
+//! a whole file is passed (a string argument is parsed as JSON; a bad file is a `PARSE` error). Results go back
+//! as JSON text so that key order (Haystack's column order, the official scripts' key order) survives; the
+//! wrapper parses it.
+
+use super::convert::to_json;
+use super::errors::{js, JsResult};
+use crate::eval::haystack::{
+    self, squad, AnswerScope, ContextMatching, DocumentScope, EvalMode, EvaluationResult, MetricsOptions, WrongExamplesOptions,
+};
+use crate::{Error, Result};
+use serde_json::{Map, Value};
+use wasm_bindgen::prelude::*;
+
+fn to_text(v: &Value) -> Result<String> {
+    serde_json::to_string(v).map_err(|e| Error::internal(format!("serialising the result: {e}")))
+}
+
+/// A JS value, or JSON text when it is a string.
+fn value_of(path: &str, v: &JsValue) -> Result<Value> {
+    match v.as_string() {
+        Some(text) => serde_json::from_str(&text).map_err(|e| Error::parse(path, e)),
+        None => to_json(path, v),
+    }
+}
+
+/// An options object (absent → empty) whose keys must all be in `known`.
+fn options_object(path: &str, v: &JsValue, known: &[&str]) -> Result<Map<String, Value>> {
+    let m = match to_json(path, v)? {
+        Value::Null => Map::new(),
+        Value::Object(m) => m,
+        other => return Err(Error::invalid(path, format!("expected an object, got {}", crate::document::json_type(&other)))),
+    };
+    for k in m.keys() {
+        if !known.contains(&k.as_str()) {
+            return Err(Error::invalid(&format!("{path}.{k}"), format!("unknown option (known: {})", known.join(", "))));
+        }
+    }
+    Ok(m)
+}
+
+fn opt_int(m: &Map<String, Value>, path: &str, key: &str, default: i64) -> Result<i64> {
+    match m.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => v.as_i64().ok_or_else(|| Error::invalid(&format!("{path}.{key}"), format!("expected an integer, got {v}"))),
+    }
+}
+
+fn opt_num(m: &Map<String, Value>, path: &str, key: &str, default: f64) -> Result<f64> {
+    match m.get(key) {
+        None | Some(Value::Null) => Ok(default),
+        Some(v) => v.as_f64().ok_or_else(|| Error::invalid(&format!("{path}.{key}"), format!("expected a number, got {v}"))),
+    }
+}
+
+fn opt_str<'a>(m: &'a Map<String, Value>, path: &str, key: &str) -> Result<Option<&'a str>> {
+    match m.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(v) => Err(Error::invalid(&format!("{path}.{key}"), format!("expected a string, got {v}"))),
+    }
+}
+
+const METRICS_KEYS: [&str; 5] = ["simulatedTopKReader", "simulatedTopKRetriever", "documentScope", "answerScope", "evalMode"];
+
+fn metrics_options(m: &Map<String, Value>, path: &str) -> Result<MetricsOptions> {
+    let mut o = MetricsOptions::default();
+    o.simulated_top_k_reader = opt_int(m, path, "simulatedTopKReader", -1)?;
+    o.simulated_top_k_retriever = opt_int(m, path, "simulatedTopKRetriever", -1)?;
+    if let Some(s) = opt_str(m, path, "documentScope")? {
+        o.document_scope = DocumentScope::parse(s)?;
+    }
+    if let Some(s) = opt_str(m, path, "answerScope")? {
+        o.answer_scope = AnswerScope::parse(s)?;
+    }
+    if let Some(s) = opt_str(m, path, "evalMode")? {
+        o.eval_mode = EvalMode::parse(s)?;
+    }
+    Ok(o)
+}
+
+/// Haystack's `EvaluationResult`: one table of rows per node.
+#[wasm_bindgen(js_name = HaystackEvaluation)]
+pub struct HaystackEvaluation {
+    inner: EvaluationResult,
+}
+
+#[wasm_bindgen(js_class = HaystackEvaluation)]
+impl HaystackEvaluation {
+    /// Builds every node's rows from `{queries, labels, nodes}` (see `parse_eval_input`); `contextMatching` is
+    /// `{minLength, boostSplitOverlaps, threshold}` (defaults 100, true, 65).
+    #[wasm_bindgen(js_name = fromPredictions)]
+    pub fn from_predictions(input: JsValue, context_matching: JsValue) -> JsResult<HaystackEvaluation> {
+        js((|| {
+            let input = value_of("input", &input)?;
+            let m = options_object("contextMatching", &context_matching, &["minLength", "boostSplitOverlaps", "threshold"])?;
+            let mut cm = ContextMatching::default();
+            let min_length = opt_int(&m, "contextMatching", "minLength", cm.min_length as i64)?;
+            if min_length < 0 {
+                return Err(Error::invalid("contextMatching.minLength", "expected a non-negative integer"));
+            }
+            cm.min_length = min_length as usize;
+            cm.threshold = opt_num(&m, "contextMatching", "threshold", cm.threshold)?;
+            match m.get("boostSplitOverlaps") {
+                None | Some(Value::Null) => {}
+                Some(Value::Bool(b)) => cm.boost_split_overlaps = *b,
+                Some(v) => return Err(Error::invalid("contextMatching.boostSplitOverlaps", format!("expected a boolean, got {v}"))),
+            }
+            let (queries, labels, nodes) = haystack::parse_eval_input(&input)?;
+            Ok(HaystackEvaluation { inner: EvaluationResult::from_predictions(&queries, &labels, &nodes, &cm)? })
+        })())
+    }
+
+    /// `load(dir)` from `[[file name, CSV text], ...]` (the node name is the file stem).
+    #[wasm_bindgen(js_name = fromCsvFiles)]
+    pub fn from_csv_files(files: JsValue) -> JsResult<HaystackEvaluation> {
+        js((|| {
+            let v = to_json("files", &files)?;
+            let list = v.as_array().ok_or_else(|| Error::invalid("files", "expected a list of [file name, CSV text]"))?;
+            let mut pairs = Vec::with_capacity(list.len());
+            for (i, f) in list.iter().enumerate() {
+                match f.as_array().map(Vec::as_slice) {
+                    Some([Value::String(name), Value::String(text)]) => pairs.push((name.clone(), text.clone())),
+                    _ => return Err(Error::invalid(&format!("files[{i}]"), "expected [file name, CSV text]")),
+                }
+            }
+            Ok(HaystackEvaluation { inner: EvaluationResult::from_csv_files(&pairs)? })
+        })())
+    }
+
+    /// From `{node: [row objects]}` (a value or JSON text).
+    #[wasm_bindgen(js_name = fromJson)]
+    pub fn from_json(value: JsValue) -> JsResult<HaystackEvaluation> {
+        js((|| Ok(HaystackEvaluation { inner: EvaluationResult::from_json(&value_of("evaluation result", &value)?)? }))())
+    }
+
+    /// The node names, in order.
+    #[wasm_bindgen(js_name = nodeNames)]
+    pub fn node_names(&self) -> Vec<String> {
+        self.inner.node_names()
+    }
+
+    /// `calculate_metrics(...)` → `{node: {metric: value}}` as JSON text.
+    #[wasm_bindgen(js_name = calculateMetrics)]
+    pub fn calculate_metrics(&self, options: JsValue) -> JsResult<String> {
+        js((|| {
+            let m = options_object("options", &options, &METRICS_KEYS)?;
+            let o = metrics_options(&m, "options")?;
+            let mut out = Map::new();
+            for (node, metrics) in self.inner.calculate_metrics(&o)? {
+                out.insert(node, Value::Object(metrics));
+            }
+            to_text(&Value::Object(out))
+        })())
+    }
+
+    /// `wrong_examples(node, ...)` → a JSON array of `{multilabel_id, query, filters, metrics, documents|answers, ...}`.
+    #[wasm_bindgen(js_name = wrongExamples)]
+    pub fn wrong_examples(&self, node: &str, options: JsValue) -> JsResult<String> {
+        js((|| {
+            let mut keys: Vec<&str> = METRICS_KEYS.to_vec();
+            keys.extend(["n", "documentMetric", "answerMetric", "documentMetricThreshold", "answerMetricThreshold"]);
+            let m = options_object("options", &options, &keys)?;
+            let mut o = WrongExamplesOptions { metrics: metrics_options(&m, "options")?, ..WrongExamplesOptions::default() };
+            let n = opt_int(&m, "options", "n", o.n as i64)?;
+            if n < 0 {
+                return Err(Error::invalid("options.n", "expected a non-negative integer"));
+            }
+            o.n = n as usize;
+            if let Some(s) = opt_str(&m, "options", "documentMetric")? {
+                o.document_metric = s.to_string();
+            }
+            if let Some(s) = opt_str(&m, "options", "answerMetric")? {
+                o.answer_metric = s.to_string();
+            }
+            o.document_metric_threshold = opt_num(&m, "options", "documentMetricThreshold", o.document_metric_threshold)?;
+            o.answer_metric_threshold = opt_num(&m, "options", "answerMetricThreshold", o.answer_metric_threshold)?;
+            to_text(&Value::Array(self.inner.wrong_examples(node, &o)?))
+        })())
+    }
+
+    /// One node's rows as the CSV `EvaluationResult.save` writes.
+    #[wasm_bindgen(js_name = toCsv)]
+    pub fn to_csv(&self, node: &str) -> JsResult<String> {
+        js(self.node(node).map(|t| t.to_csv()))
+    }
+
+    /// Replaces (or adds) a node's rows from CSV text.
+    #[wasm_bindgen(js_name = setCsv)]
+    pub fn set_csv(&mut self, node: &str, text: &str) -> JsResult<()> {
+        js((|| {
+            let one = EvaluationResult::from_csv_files(&[(format!("{node}.csv"), text.to_string())])?;
+            let (_, t) = one.node_results.into_iter().next().ok_or_else(|| Error::internal("no table"))?;
+            self.inner.insert(node, t);
+            Ok(())
+        })())
+    }
+
+    /// `{node: [row objects]}` as JSON text.
+    #[wasm_bindgen(js_name = toJson)]
+    pub fn to_json_text(&self) -> JsResult<String> {
+        js(to_text(&self.inner.to_json()))
+    }
+
+    /// One node's rows as a JSON array of row objects.
+    #[wasm_bindgen(js_name = nodeRows)]
+    pub fn node_rows(&self, node: &str) -> JsResult<String> {
+        js(self.node(node).and_then(|t| to_text(&Value::Array(t.to_records()))))
+    }
+}
+
+impl HaystackEvaluation {
+    fn node(&self, node: &str) -> Result<&haystack::NodeTable> {
+        self.inner
+            .node(node)
+            .ok_or_else(|| Error::invalid("node", format!("unknown node {node:?} (nodes: {})", self.inner.node_names().join(", "))))
+    }
+}
+
+/// Runs `evaluate-v1.1.py` / `evaluate-v2.0.py`: dataset and predictions (values or JSON text), `version`
+/// `"1.1"` / `"2.0"` or absent (detected). Returns JSON text `{version, output, printed, messages}`: `printed`
+/// is the script's stdout without the final newline, `messages` its stderr lines.
+#[wasm_bindgen(js_name = squadEvaluate)]
+pub fn squad_evaluate(dataset: JsValue, predictions: JsValue, version: Option<String>) -> JsResult<String> {
+    js((|| {
+        let dataset = value_of("dataset", &dataset)?;
+        let predictions = value_of("predictions", &predictions)?;
+        if !dataset.is_object() {
+            return Err(Error::parse("dataset", "expected a SQuAD dataset object {\"version\", \"data\": [...]}"));
+        }
+        let version = match version.as_deref() {
+            None | Some("") => squad::detect_version(&dataset),
+            Some("1.1") | Some("v1.1") => squad::SquadVersion::V1_1,
+            Some("2.0") | Some("v2.0") => squad::SquadVersion::V2_0,
+            Some(other) => return Err(Error::invalid("version", format!("{other:?} is not \"1.1\" or \"2.0\""))),
+        };
+        let result = match version {
+            squad::SquadVersion::V1_1 => squad::evaluate_v1(&dataset, &predictions)?,
+            squad::SquadVersion::V2_0 => squad::evaluate_v2(&dataset, &predictions)?,
+        };
+        let mut out = Map::new();
+        out.insert("version".into(), Value::String(if version == squad::SquadVersion::V1_1 { "1.1" } else { "2.0" }.into()));
+        out.insert("printed".into(), Value::String(squad::dumps_official(&result.output, version)));
+        out.insert("output".into(), Value::Object(result.output));
+        out.insert("messages".into(), Value::Array(result.messages.into_iter().map(Value::String).collect()));
+        to_text(&Value::Object(out))
+    })())
+}
+
+/// The official SQuAD `normalize_answer`.
+#[wasm_bindgen(js_name = squadNormalizeAnswer)]
+pub fn squad_normalize_answer(text: &str) -> String {
+    squad::normalize_answer(text)
+}
+
+/// `[exact, f1]` of one prediction against one gold answer (v2.0's `compute_exact` / `compute_f1`).
+#[wasm_bindgen(js_name = squadScores)]
+pub fn squad_scores(gold: &str, prediction: &str) -> Vec<f64> {
+    vec![squad::compute_exact(gold, prediction), squad::compute_f1(gold, prediction)]
+}
