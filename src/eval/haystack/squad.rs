@@ -338,7 +338,8 @@ mod tests {
     #[test]
     fn normalisation_basics() {
         assert_eq!(normalize_answer("The  Cat, a dog!"), "cat dog");
-        assert_eq!(normalize_answer("an_apple"), "an_apple");
+        // `_` is in string.punctuation, so the official function removes it.
+        assert_eq!(normalize_answer("an_apple"), "anapple");
         assert_eq!(normalize_answer("a\u{301}"), "\u{301}");
         assert_eq!(normalize_answer("x\u{1c}y"), "x y");
         assert_eq!(compute_f1("", ""), 1.0);
