@@ -57,7 +57,8 @@ fn write(out: &mut String, value: &Value) {
     }
 }
 
-fn write_str(out: &mut String, s: &str) {
+/// A JSON string literal as Python's `json.dumps` writes it (`ensure_ascii=True`).
+pub fn write_str(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
         match c {

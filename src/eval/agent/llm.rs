@@ -417,26 +417,7 @@ pub fn python_format(template: &str, values: &Map<String, Value>) -> std::result
 }
 
 fn json_escape_ascii(s: &str, out: &mut String) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
-                let mut buf = [0u16; 2];
-                for unit in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{:04x}", unit));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
+    crate::document::python_json::write_str(out, s);
 }
 
 /// Python's `json.dumps(value, indent=2)` (ensure_ascii, `", "`→`","` at line ends, `": "`).
