@@ -44,7 +44,7 @@ build_package() {
 
 if [ "$part" = all ] || [ "$part" = rust ]; then
   say "Rust tests (native, release)"
-  cargo test --release --locked "${rust_suites[@]}"
+  cargo test --profile native-test --locked "${rust_suites[@]}"
 fi
 
 if [ "$part" = all ] || [ "$part" = node ]; then
@@ -64,7 +64,7 @@ if [ "$part" = pending ]; then
   # The WebGPU kernels are tested natively on Mesa's software Vulkan driver where no GPU is present.
   bash scripts/install-vulkan.sh
   say "pending suites (work in progress)"
-  cargo test --release --locked "${pending_rust_suites[@]}"
+  cargo test --profile native-test --locked "${pending_rust_suites[@]}"
   node --test --test-reporter=spec "${pending_node_suites[@]}"
 fi
 
