@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Builds the npm package: Rust → wasm32 (release, +simd128) → wasm-bindgen (--target web) → wasm-opt (binaryen
-// from npm) → TypeScript (pkg/*.ts → pkg/dist). `--dev` skips wasm-opt. Prints the wasm size and the time taken.
+// from npm) → TypeScript (pkg/*.ts → pkg/dist). `--dev` skips wasm-opt; `--ts-only` recompiles only the
+// TypeScript against the wasm already in pkg/wasm (for changes that touch no Rust). Prints the wasm size and time.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -9,6 +10,7 @@ import path from "node:path";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const dev = process.argv.includes("--dev") || process.env.RERANKIT_BUILD === "dev";
+const tsOnly = process.argv.includes("--ts-only");
 const started = performance.now();
 const steps = [];
 
@@ -29,16 +31,24 @@ const rawWasm = path.join(targetDir, "wasm32-unknown-unknown", "release", "reran
 const wasmOut = path.join(root, "pkg", "wasm");
 const dist = path.join(root, "pkg", "dist");
 
-step("cargo build (wasm32, release, +simd128)", () =>
-  run("cargo", ["build", "--lib", "--target", "wasm32-unknown-unknown", "--release"]));
-
-step("wasm-bindgen", () => {
-  rmSync(wasmOut, { recursive: true, force: true });
-  run("wasm-bindgen", ["--target", "web", "--out-dir", wasmOut, "--out-name", "rerankit", rawWasm]);
-});
-
 const bgWasm = path.join(wasmOut, "rerankit_bg.wasm");
-if (dev) {
+const previousReport = path.join(dist, "build-report.json");
+if (tsOnly) {
+  if (!existsSync(bgWasm)) throw new Error("--ts-only needs a wasm build in pkg/wasm: run `node scripts/build.mjs --dev` once");
+} else {
+  step("cargo build (wasm32, release, +simd128)", () =>
+    run("cargo", ["build", "--lib", "--target", "wasm32-unknown-unknown", "--release"]));
+
+  step("wasm-bindgen", () => {
+    rmSync(wasmOut, { recursive: true, force: true });
+    run("wasm-bindgen", ["--target", "web", "--out-dir", wasmOut, "--out-name", "rerankit", rawWasm]);
+  });
+}
+
+const keptReport = tsOnly && existsSync(previousReport) ? readFileSync(previousReport, "utf8") : null;
+if (tsOnly) {
+  console.log("[build] cargo, wasm-bindgen and wasm-opt skipped (--ts-only)");
+} else if (dev) {
   console.log("[build] wasm-opt skipped (--dev)");
 } else {
   step("wasm-opt -O3", () =>
@@ -66,6 +76,7 @@ const report = {
   steps: Object.fromEntries(steps.map(([n, s]) => [n, Number(s.toFixed(1))])),
 };
 mkdirSync(dist, { recursive: true });
-writeFileSync(path.join(dist, "build-report.json"), JSON.stringify(report, null, 2) + "\n");
+// A TypeScript-only rebuild keeps the report of the build that made the wasm.
+writeFileSync(previousReport, keptReport ?? JSON.stringify(report, null, 2) + "\n");
 const mib = (n) => (n / 1048576).toFixed(2) + " MiB";
 console.log(`[build] wasm: ${mib(bytes.length)} raw, ${mib(gz)} gzip${dev ? " (not optimised)" : ""}; total ${total.toFixed(1)} s`);
