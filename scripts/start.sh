@@ -1,9 +1,27 @@
 #!/usr/bin/env bash
-# `npm start`: build the package if needed, then run the quick-start example (rerank + evaluate).
+# `npm start`: installs what is missing, builds the package if its sources changed, builds the demo (www/) and
+# serves it on http://127.0.0.1:${PORT:-8080}/ with the local models (RERANKIT_MODELS) under /models/.
+# The package is built with `--dev` (no wasm-opt: binaryen takes over 10 minutes on the 22 MB module);
+# `npm run build` makes the optimised one. The command-line quick start is `node examples/node/quickstart.mjs`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+port=${PORT:-8080}
 bash scripts/setup.sh
-if [ ! -f pkg/dist/node.js ] || [ -n "$(find src pkg -newer pkg/dist/node.js \( -name '*.rs' -o -name '*.ts' \) -not -path 'pkg/dist/*' -print -quit)" ]; then
-  node scripts/build.mjs
+
+# Rust (or shaders, or the crate's manifest) newer than the wasm → full build; only TypeScript → recompile it.
+newer_than() { find "${@:2}" -newer "$1" \( -name '*.rs' -o -name '*.wgsl' -o -name 'Cargo.toml' -o -name 'Cargo.lock' -o -name '*.ts' \) \
+  -not -path 'pkg/dist/*' -not -path 'pkg/wasm/*' -print -quit 2>/dev/null; }
+if [ ! -f pkg/wasm/rerankit_bg.wasm ] || [ -n "$(newer_than pkg/wasm/rerankit_bg.wasm src shaders Cargo.toml Cargo.lock | grep -v '\.ts$' || true)" ]; then
+  echo "[start] building the package (wasm, --dev); the first build takes 20+ minutes"
+  node scripts/build.mjs --dev
+elif [ ! -f pkg/dist/index.js ] || [ -n "$(find pkg -maxdepth 1 -name '*.ts' -newer pkg/dist/index.js -print -quit)" ]; then
+  node scripts/build.mjs --ts-only
 fi
-exec node examples/node/quickstart.mjs
+
+bash scripts/build-demo.sh
+models=${RERANKIT_MODELS:-$HOME/.cache/rerankit/models}
+if [ ! -f "$models/ce-probe/model.onnx" ]; then
+  echo "[start] no local models in $models: run \`npm run fixtures\`, or give an ONNX + tokenizer URL in the page"
+fi
+echo "[start] the demo: http://127.0.0.1:$port/"
+exec node_modules/.bin/vite preview --config www/vite.config.mjs --host 127.0.0.1 --port "$port" --strictPort

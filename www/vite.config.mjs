@@ -1,0 +1,69 @@
+// The demo's Vite config. `rerankit` resolves to this checkout's browser entry (pkg/dist/browser.js, built by
+// scripts/build.mjs), and both the dev and the preview server serve the local model cache under /models/ —
+// the weights are read from RERANKIT_MODELS (default ~/.cache/rerankit/models), never copied into the build.
+import { createReadStream, existsSync, readdirSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import { defineConfig } from "vite";
+
+const www = import.meta.dirname;
+const root = path.resolve(www, "..");
+const models = path.resolve(process.env.RERANKIT_MODELS ?? path.join(homedir(), ".cache", "rerankit", "models"));
+const SERVED = new Set([".onnx", ".json"]);
+
+/** `[{name, models: ["model.onnx", …], tokenizer}]`: every cache folder with a tokenizer.json and an ONNX graph. */
+function modelIndex() {
+  if (!existsSync(models)) return [];
+  return readdirSync(models, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && !d.name.startsWith("_") && existsSync(path.join(models, d.name, "tokenizer.json")))
+    .map((d) => ({
+      name: d.name,
+      models: readdirSync(path.join(models, d.name)).filter((f) => f.endsWith(".onnx")).sort(),
+      tokenizer: "tokenizer.json",
+    }))
+    .filter((m) => m.models.length > 0)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Connect middleware for `/models/index.json` and `/models/<name>/<file>` (.onnx and .json only). */
+function serveModels(req, res, next) {
+  const url = new URL(req.url ?? "/", "http://demo");
+  if (!url.pathname.startsWith("/models/")) return next();
+  if (url.pathname === "/models/index.json") {
+    res.setHeader("content-type", "application/json");
+    res.setHeader("cache-control", "no-store");
+    return res.end(JSON.stringify({ root: models, models: modelIndex() }));
+  }
+  const file = path.resolve(models, decodeURIComponent(url.pathname.slice("/models/".length)));
+  const inside = file.startsWith(models + path.sep);
+  if (!inside || !SERVED.has(path.extname(file)) || !existsSync(file) || !statSync(file).isFile()) {
+    res.statusCode = 404;
+    return res.end(`not found: ${url.pathname}`);
+  }
+  // A content-length lets the page's progress bar show a fraction.
+  res.setHeader("content-type", file.endsWith(".json") ? "application/json" : "application/octet-stream");
+  res.setHeader("content-length", String(statSync(file).size));
+  createReadStream(file).pipe(res);
+}
+
+const modelFiles = {
+  name: "rerankit-model-files",
+  configureServer(server) {
+    server.middlewares.use(serveModels);
+  },
+  configurePreviewServer(server) {
+    server.middlewares.use(serveModels);
+  },
+};
+
+export default defineConfig({
+  root: www,
+  plugins: [modelFiles],
+  resolve: { alias: [{ find: /^rerankit$/, replacement: path.join(root, "pkg", "dist", "browser.js") }] },
+  // The package entry awaits the wasm at top level: ES2022 output, ES-module worker.
+  build: { target: "es2022", outDir: "dist", emptyOutDir: true, chunkSizeWarningLimit: 30_000 },
+  worker: { format: "es" },
+  optimizeDeps: { exclude: ["rerankit"] },
+  server: { host: "127.0.0.1", fs: { allow: [root] } },
+  preview: { host: "127.0.0.1" },
+});
