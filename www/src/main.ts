@@ -360,5 +360,6 @@ if (params.get("tokenizer")) ui.tokenizerUrl.value = params.get("tokenizer")!;
 ui.sample.value = SAMPLE[0]?.qid ?? "";
 applySample();
 await ready;
-setBusy(null);
+// Straight from "starting" to "loading model": the status never reads "no model" while a load is coming.
 if (ui.modelUrl.value && ui.tokenizerUrl.value && params.get("autoload") !== "0") await loadModel();
+else setBusy(null);
