@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: the test suites, on a fresh machine too. Installs what is missing (scripts/setup.sh), builds the
 # models and fixtures (npm run fixtures), runs the Rust tests natively, builds the wasm package once and runs the
-# Node tests against it. `npm test -- rust|node|runtimes|pending` runs one part.
+# Node tests against it, then the demo (www/) in headless Chromium. `npm test -- rust|node|demo|runtimes|pending`
+# runs one part.
 #
 # "pending" holds the suites of work still in progress (CPU cross-encoder parity, WebGPU kernels, the runtime
 # matrix, Haystack's wrong_examples): they are written against the real models and references but have not
@@ -51,6 +52,13 @@ if [ "$part" = all ] || [ "$part" = node ]; then
   build_package
   say "Node tests (node:test, importing the package by name)"
   node --test --test-reporter=spec "${node_suites[@]}"
+fi
+
+if [ "$part" = all ] || [ "$part" = demo ]; then
+  [ -f pkg/dist/browser.js ] || build_package
+  bash scripts/install-chromium.sh
+  say "demo: www/ in headless Chromium, checked against the Node entry"
+  node --test --test-reporter=spec tests/browser/demo.test.mjs
 fi
 
 if [ "$part" = runtimes ] || [ "$part" = pending ]; then
