@@ -4,8 +4,10 @@ import * as wasm from "./wasm/rerankit.js";
 import { RerankitError, invalidArgument } from "./errors.js";
 import { loadBytes, type LoadProgress, type ModelSource, type SourceCache } from "./model_source.js";
 import type { Document } from "./document.js";
+import { WebGpuCore, deviceOption, type RankerCore, type WebGpuInfo } from "./webgpu_cross_encoder.js";
 
-export type Device = "cpu";
+/** Where a model runs: `"webgpu"` (our WGSL kernels, parity-checked) or `"cpu"` (tract in wasm). */
+export type Device = "cpu" | "webgpu";
 
 export interface ModelLoadOptions {
   /** The ONNX graph: URL, bytes, or (Node/Deno) a file path. */
@@ -14,8 +16,13 @@ export interface ModelLoadOptions {
   tokenizer: ModelSource;
   /** `config.json` (optional: window and label count are read from the graph when absent). */
   config?: ModelSource;
-  /** Only `"cpu"` in this build. */
-  device?: Device;
+  /**
+   * `"cpu"` (default), `"webgpu"` or `"auto"` (WebGPU when the runtime has it, else the CPU silently); see
+   * pkg/webgpu_cross_encoder.ts. Cross-encoders only: an `Embedder` runs on the CPU ("auto" → CPU).
+   */
+  device?: Device | "auto";
+  /** Hears every fall back from WebGPU to the CPU (no adapter, unsupported graph, failed parity probe). */
+  onWarning?: (message: string) => void;
   /** Window in tokens (special tokens included); default the model's position limit (512 for BERT). */
   maxLength?: number;
   /** Cap on query tokens (default maxLength / 2). */
@@ -59,9 +66,7 @@ export interface RerankResult<D = RerankDocument> {
 
 async function loadFiles(options: ModelLoadOptions) {
   if (options === null || typeof options !== "object") invalidArgument("options", "expected {model, tokenizer, …}");
-  if (options.device !== undefined && options.device !== "cpu") {
-    throw new RerankitError(`device: "${String(options.device)}" is not available in this build (use "cpu")`, "UNSUPPORTED");
-  }
+  const device = deviceOption(options.device);
   if (options.model === undefined) invalidArgument("model", "required (URL, bytes or file path)");
   if (options.tokenizer === undefined) invalidArgument("tokenizer", "required (URL, bytes or file path)");
   const io = { onProgress: options.onProgress, signal: options.signal, cache: options.cache };
@@ -72,7 +77,7 @@ async function loadFiles(options: ModelLoadOptions) {
   ]);
   options.signal?.throwIfAborted();
   const limits = { maxLength: options.maxLength, maxQueryTokens: options.maxQueryTokens };
-  return { model, tokenizer, config, limits };
+  return { model, tokenizer, config, limits, device };
 }
 
 function textOf(doc: RerankDocument, i: number, field = "documents"): string | { content: string; meta?: unknown } {
@@ -84,17 +89,27 @@ function textOf(doc: RerankDocument, i: number, field = "documents"): string | {
 
 /** A cross-encoder reranker: load once, rerank many times. */
 export class CrossEncoder {
-  readonly device: Device = "cpu";
-  #core: wasm.CrossEncoderCore;
+  #core: RankerCore;
 
-  private constructor(core: wasm.CrossEncoderCore) {
+  private constructor(core: RankerCore) {
     this.#core = core;
   }
 
-  /** Fetches/reads the files, then parses and optimises the model once. */
+  /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */
   static async load(options: ModelLoadOptions): Promise<CrossEncoder> {
-    const { model, tokenizer, config, limits } = await loadFiles(options);
-    return new CrossEncoder(wasm.CrossEncoderCore.load(model, tokenizer, config ?? null, limits));
+    const { model, tokenizer, config, limits, device } = await loadFiles(options);
+    const gpu = await WebGpuCore.load({ model, tokenizer, config }, limits, device, options.onWarning);
+    return new CrossEncoder(gpu ?? wasm.CrossEncoderCore.load(model, tokenizer, config ?? null, limits));
+  }
+
+  /** Where the next batch runs: `"webgpu"`, or `"cpu"` (asked for, or after a fallback). */
+  get device(): Device {
+    return this.#core instanceof WebGpuCore ? this.#core.device : "cpu";
+  }
+
+  /** Adapter, parity probe and warnings when loaded with `device` "webgpu"/"auto" in a WebGPU runtime. */
+  get webgpu(): WebGpuInfo | undefined {
+    return this.#core instanceof WebGpuCore ? this.#core.info : undefined;
   }
 
   /** Logits per pair: 1 for relevance models, ≥ 2 for classifiers (scored by the last). */
@@ -111,7 +126,7 @@ export class CrossEncoder {
   async rerank<D extends RerankDocument>(query: string, documents: readonly D[], options: RerankOptions = {}): Promise<RerankResult<D>[]> {
     if (typeof query !== "string") invalidArgument("query", "expected a string");
     if (!Array.isArray(documents)) invalidArgument("documents", "expected an array of strings or documents");
-    const [ranked] = this.#rank([query], [documents], options);
+    const [ranked] = await this.#rank([query], [documents], options);
     return this.#attach(ranked, documents, options);
   }
 
@@ -130,7 +145,7 @@ export class CrossEncoder {
     }
     const lists = documents as readonly (readonly D[])[];
     if (qs.length !== 1 && qs.length !== lists.length) invalidArgument("queries", `${qs.length} queries for ${lists.length} document lists: give one query, or one per list`);
-    const ranked = this.#rank(qs, lists, options);
+    const ranked = await this.#rank(qs, lists, options);
     return ranked.map((r, i) => this.#attach(r, lists[i], options));
   }
 
@@ -153,7 +168,7 @@ export class CrossEncoder {
     this.#core.free();
   }
 
-  #rank(queries: readonly string[], lists: readonly (readonly RerankDocument[])[], options: RerankOptions): { index: number; score: number }[][] {
+  async #rank(queries: readonly string[], lists: readonly (readonly RerankDocument[])[], options: RerankOptions): Promise<{ index: number; score: number }[][]> {
     const { returnDocuments: _ignored, ...wasmOptions } = options ?? {};
     const texts = lists.map((docs, l) => docs.map((d, i) => textOf(d, i, lists.length === 1 ? "documents" : `documents[${l}]`)));
     return this.#core.rerank(queries, texts, wasmOptions);
@@ -181,7 +196,8 @@ export class Embedder {
   }
 
   static async load(options: ModelLoadOptions): Promise<Embedder> {
-    const { model, tokenizer, config, limits } = await loadFiles(options);
+    const { model, tokenizer, config, limits, device } = await loadFiles(options);
+    if (device === "webgpu") throw new RerankitError('device: "webgpu" is available for CrossEncoder only; Embedder runs on the CPU ("cpu" or "auto")', "UNSUPPORTED");
     return new Embedder(wasm.EmbedderCore.load(model, tokenizer, config ?? null, limits));
   }
 

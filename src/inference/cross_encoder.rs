@@ -59,7 +59,8 @@ impl Default for RerankOptions {
 }
 
 impl RerankOptions {
-    fn validate(&self) -> Result<()> {
+    /// `INVALID_ARGUMENT` naming the field when an option is out of range (shared with the WebGPU ranker).
+    pub fn validate(&self) -> Result<()> {
         if self.top_k == Some(0) {
             return Err(Error::invalid("topK", "must be at least 1 (or null for all documents)"));
         }

@@ -28,12 +28,12 @@ fn number(options: &Map<String, Value>, key: &str) -> Result<Option<f32>> {
     }
 }
 
-fn load_options(options: &JsValue) -> Result<LoadOptions> {
+pub(super) fn load_options(options: &JsValue) -> Result<LoadOptions> {
     let o = to_json_object("options", options)?;
     Ok(LoadOptions { max_length: count(&o, "maxLength", 1)?, max_query_tokens: count(&o, "maxQueryTokens", 1)? })
 }
 
-fn rerank_options(options: &JsValue) -> Result<RerankOptions> {
+pub(super) fn rerank_options(options: &JsValue) -> Result<RerankOptions> {
     let o = to_json_object("options", options)?;
     let mut r = RerankOptions::default();
     match o.get("topK") {
@@ -74,7 +74,7 @@ fn rerank_options(options: &JsValue) -> Result<RerankOptions> {
 }
 
 /// The model's text for each JS document: a string, or an object with string `content` and optional `meta`.
-fn texts(documents: &JsValue, meta_fields: &[String]) -> Result<Vec<String>> {
+pub(super) fn texts(documents: &JsValue, meta_fields: &[String]) -> Result<Vec<String>> {
     if !js_sys::Array::is_array(documents) {
         return Err(Error::invalid("documents", "expected an array of strings or documents"));
     }
@@ -102,7 +102,7 @@ fn texts(documents: &JsValue, meta_fields: &[String]) -> Result<Vec<String>> {
         .collect()
 }
 
-fn string_list(field: &str, value: &JsValue) -> Result<Vec<String>> {
+pub(super) fn string_list(field: &str, value: &JsValue) -> Result<Vec<String>> {
     match to_json(field, value)? {
         Value::Array(a) => a
             .into_iter()

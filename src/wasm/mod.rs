@@ -11,6 +11,7 @@ mod rankers;
 mod agent_eval;
 mod haystack_eval;
 #[cfg(feature = "cpu")] mod inference;
+#[cfg(all(feature = "cpu", feature = "webgpu"))] mod webgpu;
 
 use wasm_bindgen::prelude::*;
 

@@ -1,147 +1,180 @@
-//! Bindings for the WebGPU backend: `WebGpuCrossEncoder` (async: WebGPU maps buffers through the event loop).
+//! Bindings for the WebGPU backend: `WebGpuCrossEncoderCore`, the same surface as `CrossEncoderCore` (wrapped by
+//! pkg/webgpu_cross_encoder.ts) but asynchronous, because WebGPU hands results back through the event loop.
 //!
 //! ```js
-//! const ce = await WebGpuCrossEncoder.load(modelBytes, tokenizerBytes, configBytes, {device: "auto"}, msg => console.warn(msg));
-//! ce.device;                       // "webgpu" | "cpu" (after a failed probe or without an adapter: "cpu")
-//! const logits = await ce.score("query", ["doc a", "doc b"], 16);   // Float32Array [n × numLabels]
-//! const ranked = await ce.rerank("query", ["doc a", "doc b"], {topK: 10, batchSize: 16}); // [{index, score}]
+//! const core = await WebGpuCrossEncoderCore.load(model, tokenizer, config, {maxLength}, "auto", msg => console.warn(msg));
+//! core.device;                                   // "webgpu" | "cpu" (no adapter, unsupported graph, failed probe)
+//! await core.score(["q", "q"], ["doc a", "doc b"], 16);                // Float32Array [n × numLabels]
+//! await core.rerank(["q"], [["doc a", {content: "doc b"}]], {topK: 10}); // [[{index, score}]]
 //! ```
 //! The probe against the CPU path runs on the first `score`/`rerank`; a failed probe or a GPU error switches the
-//! model to the CPU for good, calls the warning callback and `device` becomes `"cpu"`.
+//! model to the CPU for good, calls the warning callback, and `device` becomes `"cpu"`. Options, documents and
+//! errors are read exactly as the CPU binding reads them (`super::inference`).
 
-use super::errors::{to_js_error, JsResult};
-use crate::inference::webgpu::{Device, GpuCrossEncoder};
-use crate::inference::{LoadOptions, ModelFiles, RerankOptions};
-use crate::Error;
-use serde_json::Value;
+use super::convert::to_js;
+use super::errors::{js, to_js_error, JsResult};
+use super::inference::{load_options, rerank_options, string_list, texts};
+use crate::inference::webgpu::{Device, GpuCrossEncoder, WarningFn};
+use crate::inference::ModelFiles;
+use crate::{Error, Result};
+use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-fn options_object(options: &JsValue) -> Result<serde_json::Map<String, Value>, Error> {
-    if options.is_undefined() || options.is_null() {
-        return Ok(Default::default());
-    }
-    match serde_wasm_bindgen::from_value::<Value>(options.clone()) {
-        Ok(Value::Object(o)) => Ok(o),
-        _ => Err(Error::invalid("options", "expected an object")),
-    }
-}
-
-fn usize_opt(o: &serde_json::Map<String, Value>, key: &str) -> Result<Option<usize>, Error> {
-    match o.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v.as_u64().filter(|&n| n >= 1).map(|n| Some(n as usize)).ok_or_else(|| Error::invalid(key, format!("expected an integer ≥ 1, got {v}"))),
-    }
-}
-
 /// A cross-encoder on WebGPU (parity-checked against the CPU path) with CPU fallback.
-#[wasm_bindgen]
-pub struct WebGpuCrossEncoder {
+#[wasm_bindgen(js_name = WebGpuCrossEncoderCore)]
+pub struct WebGpuCrossEncoderCore {
     inner: Rc<RefCell<GpuCrossEncoder>>,
 }
 
-#[wasm_bindgen]
-impl WebGpuCrossEncoder {
-    /// `options`: `{device?: "webgpu" | "cpu" | "auto", maxLength?, maxQueryTokens?}`; `onWarning(message)` hears
-    /// every fallback to the CPU.
+/// Runs `f` on the model inside a promise. Calls are serialised by the TypeScript wrapper; a call arriving
+/// while another awaits the GPU is refused rather than interleaved.
+fn with_model<F, Fut>(inner: &Rc<RefCell<GpuCrossEncoder>>, f: F) -> js_sys::Promise
+where
+    F: FnOnce(Rc<RefCell<GpuCrossEncoder>>) -> Fut + 'static,
+    Fut: std::future::Future<Output = Result<JsValue>> + 'static,
+{
+    let inner = inner.clone();
+    wasm_bindgen_futures::future_to_promise(async move { f(inner).await.map_err(to_js_error) })
+}
+
+fn busy() -> Error {
+    Error::invalid("WebGpuCrossEncoder", "another call on this model is still running (await it first)")
+}
+
+#[wasm_bindgen(js_class = WebGpuCrossEncoderCore)]
+impl WebGpuCrossEncoderCore {
+    /// Loads the CPU model (tokenizer, probe oracle, fallback) and, unless `device` is `"cpu"`, the GPU one.
+    /// `options`: `{maxLength?, maxQueryTokens?}`; `device`: `"webgpu" | "cpu" | "auto"`; `onWarning(message)`
+    /// hears every fallback to the CPU.
     pub async fn load(
         model: Vec<u8>,
         tokenizer: Vec<u8>,
         config: Option<Vec<u8>>,
         options: JsValue,
+        device: String,
         on_warning: Option<js_sys::Function>,
-    ) -> JsResult<WebGpuCrossEncoder> {
-        let o = options_object(&options).map_err(to_js_error)?;
-        let device = match o.get("device") {
-            None | Some(Value::Null) => Device::Auto,
-            Some(Value::String(s)) => Device::parse(s).map_err(to_js_error)?,
-            Some(v) => return Err(to_js_error(Error::invalid("device", format!("expected \"webgpu\", \"cpu\" or \"auto\", got {v}")))),
-        };
-        let load = LoadOptions { max_length: usize_opt(&o, "maxLength").map_err(to_js_error)?, max_query_tokens: usize_opt(&o, "maxQueryTokens").map_err(to_js_error)? };
+    ) -> JsResult<WebGpuCrossEncoderCore> {
+        let device = js(Device::parse(&device))?;
+        let limits = js(load_options(&options))?;
         let warn = on_warning.map(|f| {
             Box::new(move |m: &str| {
                 let _ = f.call1(&JsValue::NULL, &JsValue::from_str(m));
-            }) as Box<dyn Fn(&str)>
+            }) as WarningFn
         });
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref() };
-        let ce = GpuCrossEncoder::load(files, &load, device, warn).await.map_err(to_js_error)?;
-        Ok(WebGpuCrossEncoder { inner: Rc::new(RefCell::new(ce)) })
+        let ce = js(GpuCrossEncoder::load(files, &limits, device, warn).await)?;
+        Ok(WebGpuCrossEncoderCore { inner: Rc::new(RefCell::new(ce)) })
     }
 
-    /// `"webgpu"` or `"cpu"`.
+    /// `"webgpu"` or `"cpu"`: where the next batch runs.
     #[wasm_bindgen(getter)]
     pub fn device(&self) -> String {
-        self.inner.borrow().device().to_string()
+        self.inner.try_borrow().map(|c| c.device().to_string()).unwrap_or_else(|_| "webgpu".into())
     }
 
     /// The adapter's description while on WebGPU.
     #[wasm_bindgen(getter)]
     pub fn adapter(&self) -> Option<String> {
-        self.inner.borrow().adapter()
+        self.inner.try_borrow().ok().and_then(|c| c.adapter())
     }
 
     /// Every fallback warning so far.
     #[wasm_bindgen(getter)]
     pub fn warnings(&self) -> Vec<String> {
-        self.inner.borrow().warnings().to_vec()
+        self.inner.try_borrow().map(|c| c.warnings().to_vec()).unwrap_or_default()
+    }
+
+    /// The parity probe's verdict once it ran: `{maxAbsDiff, passed, values}`, else `undefined`.
+    #[wasm_bindgen(getter)]
+    pub fn probe(&self) -> JsResult<JsValue> {
+        let Ok(c) = self.inner.try_borrow() else { return Ok(JsValue::UNDEFINED) };
+        let Some(p) = c.probe_report() else { return Ok(JsValue::UNDEFINED) };
+        let mut o = Map::new();
+        o.insert("maxAbsDiff".into(), Value::from(p.max_abs_diff as f64));
+        o.insert("passed".into(), Value::from(p.passed));
+        o.insert("values".into(), Value::from(p.values));
+        js(to_js(&Value::Object(o)))
     }
 
     #[wasm_bindgen(getter, js_name = numLabels)]
-    pub fn num_labels(&self) -> usize {
-        self.inner.borrow().cpu().num_labels()
+    pub fn num_labels(&self) -> JsResult<usize> {
+        Ok(self.inner.try_borrow().map_err(|_| to_js_error(busy()))?.cpu().num_labels())
     }
 
-    /// Raw logits of (query, text) pairs, `Float32Array [texts.length × numLabels]`.
-    pub fn score(&self, query: String, texts: Vec<String>, batch_size: Option<usize>) -> js_sys::Promise {
-        let inner = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let mut ce = inner.try_borrow_mut().map_err(|_| to_js_error(Error::invalid("WebGpuCrossEncoder", "another call is still running")))?;
-            let pairs: Vec<(&str, &str)> = texts.iter().map(|t| (query.as_str(), t.as_str())).collect();
-            let logits = ce.score(&pairs, batch_size.unwrap_or(16).max(1)).await.map_err(to_js_error)?;
+    #[wasm_bindgen(getter, js_name = maxLength)]
+    pub fn max_length(&self) -> JsResult<usize> {
+        Ok(self.inner.try_borrow().map_err(|_| to_js_error(busy()))?.cpu().max_length())
+    }
+
+    /// Token ids of the pair as the model sees it (only_second truncation).
+    #[wasm_bindgen(js_name = encodePair)]
+    pub fn encode_pair(&self, query: &str, document: &str) -> JsResult<JsValue> {
+        let c = self.inner.try_borrow().map_err(|_| to_js_error(busy()))?;
+        js((|| {
+            let s = c.cpu().encode_pair(query, document)?;
+            let mut o = Map::new();
+            o.insert("inputIds".into(), Value::from(s.ids));
+            o.insert("tokenTypeIds".into(), Value::from(s.type_ids));
+            to_js(&Value::Object(o))
+        })())
+    }
+
+    /// Raw logits of `queries[i]` with `documents[i]`, a `Float32Array [n × numLabels]`.
+    pub fn score(&self, queries: JsValue, documents: JsValue, batch_size: usize) -> js_sys::Promise {
+        with_model(&self.inner, move |inner| async move {
+            let q = string_list("queries", &queries)?;
+            let d = string_list("documents", &documents)?;
+            if q.len() != d.len() {
+                return Err(Error::invalid("pairs", "every pair needs a query and a document"));
+            }
+            let pairs: Vec<(&str, &str)> = q.iter().map(String::as_str).zip(d.iter().map(String::as_str)).collect();
+            let mut ce = inner.try_borrow_mut().map_err(|_| busy())?;
+            let logits = ce.score(&pairs, batch_size).await?;
             Ok(js_sys::Float32Array::from(&logits[..]).into())
         })
     }
 
-    /// Reranks texts for `query` (`{topK?, batchSize?, maxChunksPerDoc?, chunkOverlap?, scaleScore?,
-    /// calibrationFactor?, scoreThreshold?}`): `[{index, score}]`, best first.
-    pub fn rerank(&self, query: String, texts: Vec<String>, options: JsValue) -> js_sys::Promise {
-        let inner = self.inner.clone();
-        wasm_bindgen_futures::future_to_promise(async move {
-            let o = options_object(&options).map_err(to_js_error)?;
-            let mut r = RerankOptions::default();
-            match o.get("topK") {
-                Some(Value::Null) => r.top_k = None,
-                Some(_) => r.top_k = usize_opt(&o, "topK").map_err(to_js_error)?,
-                None => {}
+    /// Reranks one list (`queries` of length 1) or several lists (one query per list, or one for all):
+    /// `[[{index, score}]]`, best first in each list.
+    pub fn rerank(&self, queries: JsValue, lists: JsValue, options: JsValue) -> js_sys::Promise {
+        with_model(&self.inner, move |inner| async move {
+            let options = rerank_options(&options)?;
+            let queries = string_list("queries", &queries)?;
+            if !js_sys::Array::is_array(&lists) {
+                return Err(Error::invalid("documents", "expected an array"));
             }
-            if let Some(n) = usize_opt(&o, "batchSize").map_err(to_js_error)? {
-                r.batch_size = n;
+            let lists: &js_sys::Array = lists.unchecked_ref();
+            if queries.len() != 1 && queries.len() != lists.length() as usize {
+                return Err(Error::invalid("queries", "give one query, or one query per document list"));
             }
-            if let Some(n) = usize_opt(&o, "maxChunksPerDoc").map_err(to_js_error)? {
-                r.max_chunks_per_doc = n;
-            }
-            if let Some(n) = o.get("chunkOverlap").and_then(Value::as_u64) {
-                r.chunk_overlap = n as usize;
-            }
-            if let Some(b) = o.get("scaleScore").and_then(Value::as_bool) {
-                r.scale_score = Some(b);
-            }
-            if let Some(c) = o.get("calibrationFactor").and_then(Value::as_f64) {
-                r.calibration_factor = c as f32;
-            }
-            r.score_threshold = o.get("scoreThreshold").and_then(Value::as_f64).map(|x| x as f32);
-            let mut ce = inner.try_borrow_mut().map_err(|_| to_js_error(Error::invalid("WebGpuCrossEncoder", "another call is still running")))?;
-            let refs: Vec<&str> = texts.iter().map(|s| s.as_str()).collect();
-            let ranked = ce.rerank_texts(&query, &refs, &r).await.map_err(to_js_error)?;
-            let out = js_sys::Array::new();
-            for x in ranked {
-                let o = js_sys::Object::new();
-                js_sys::Reflect::set(&o, &"index".into(), &JsValue::from(x.index as u32))?;
-                js_sys::Reflect::set(&o, &"score".into(), &JsValue::from(x.score))?;
-                out.push(&o);
-            }
-            Ok(out.into())
+            let groups = lists
+                .iter()
+                .enumerate()
+                .map(|(i, list)| {
+                    let q = if queries.len() == 1 { queries[0].as_str() } else { queries[i].as_str() };
+                    Ok((q, texts(&list, &options.embed_meta_fields)?))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            let mut ce = inner.try_borrow_mut().map_err(|_| busy())?;
+            let ranked = ce.rerank_groups(&groups, &options).await?;
+            let out: Vec<Value> = ranked
+                .into_iter()
+                .map(|list| {
+                    Value::Array(
+                        list.into_iter()
+                            .map(|r| {
+                                let mut o = Map::new();
+                                o.insert("index".into(), Value::from(r.index));
+                                o.insert("score".into(), Value::from(r.score as f64));
+                                Value::Object(o)
+                            })
+                            .collect(),
+                    )
+                })
+                .collect();
+            to_js(&Value::Array(out))
         })
     }
 }

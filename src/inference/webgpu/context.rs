@@ -32,6 +32,12 @@ impl Gpu {
     /// Opens the first adapter wgpu offers (Vulkan natively — lavapipe on machines without a GPU — WebGPU in
     /// browsers). `UNSUPPORTED` when there is none.
     pub async fn new() -> Result<Self> {
+        // wgpu's browser backend panics when the global is neither a window nor a dedicated worker (Node, Deno,
+        // workerd, service workers); ask first, so those runtimes get UNSUPPORTED and the CPU.
+        #[cfg(target_arch = "wasm32")]
+        if !wgpu::util::is_browser_webgpu_supported().await {
+            return Err(Error::unsupported("webgpu: this runtime offers no WebGPU adapter (navigator.gpu is missing, or requestAdapter() gave none)"));
+        }
         let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
         let adapter = instance
             .request_adapter(&wgpu::RequestAdapterOptions {

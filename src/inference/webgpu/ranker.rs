@@ -278,36 +278,43 @@ impl GpuCrossEncoder {
         self.logits(&seqs, batch_size).await
     }
 
-    /// Reranks `texts` for `query` exactly as [`CrossEncoder::rerank_texts`] (chunking, max over chunks, sigmoid,
-    /// threshold, stable sort, top-k), with the logits from the active device.
+    /// Reranks `texts` for `query` exactly as [`CrossEncoder::rerank_texts`], with the logits from the active
+    /// device.
     pub async fn rerank_texts(&mut self, query: &str, texts: &[&str], options: &RerankOptions) -> Result<Vec<Ranked>> {
-        if options.top_k == Some(0) || options.batch_size == 0 || options.max_chunks_per_doc == 0 || !options.calibration_factor.is_finite() {
-            // the CPU path gives the exact validation error
-            return self.cpu.rerank_texts(query, texts, options);
-        }
+        let texts = texts.iter().map(|t| t.to_string()).collect();
+        Ok(self.rerank_groups(&[(query, texts)], options).await?.pop().unwrap_or_default())
+    }
+
+    /// [`CrossEncoder::rerank_groups`] on the active device: every chunk of every document of every group in
+    /// shared length-sorted batches, then per group: max logit over a document's chunks (the last logit for
+    /// classifiers), sigmoid on one-logit models, threshold, stable sort, top-k.
+    pub async fn rerank_groups(&mut self, groups: &[(&str, Vec<String>)], options: &RerankOptions) -> Result<Vec<Vec<Ranked>>> {
+        options.validate()?;
         let tok = self.cpu.tokenizer();
-        let q = tok.query(query)?;
         let mut sequences = Vec::new();
-        let mut owner = Vec::new();
-        for (d, text) in texts.iter().enumerate() {
-            let doc = tok.document(&q, text, options.max_chunks_per_doc, options.chunk_overlap)?;
-            for chunk in tok.chunks(&q, &doc, options.max_chunks_per_doc, options.chunk_overlap)? {
-                sequences.push(chunk);
-                owner.push(d);
+        let mut owners = Vec::new();
+        for (g, (query, texts)) in groups.iter().enumerate() {
+            let q = tok.query(query)?;
+            for (d, text) in texts.iter().enumerate() {
+                let doc = tok.document(&q, text, options.max_chunks_per_doc, options.chunk_overlap)?;
+                for chunk in tok.chunks(&q, &doc, options.max_chunks_per_doc, options.chunk_overlap)? {
+                    sequences.push(chunk);
+                    owners.push((g, d));
+                }
             }
         }
         let logits = self.logits(&sequences, options.batch_size).await?;
         let l = self.cpu.num_labels();
-        let mut keys = vec![f32::NEG_INFINITY; texts.len()];
-        for (i, &d) in owner.iter().enumerate() {
+        let mut keys: Vec<Vec<f32>> = groups.iter().map(|(_, t)| vec![f32::NEG_INFINITY; t.len()]).collect();
+        for (i, &(g, d)) in owners.iter().enumerate() {
             let k = logits[i * l + l - 1];
             if k.is_nan() {
                 return Err(Error::internal("the model produced NaN logits"));
             }
-            keys[d] = keys[d].max(k);
+            keys[g][d] = keys[g][d].max(k);
         }
         let scale = options.scale_score.unwrap_or(true) && l == 1;
-        Ok(rank(&keys, scale, options))
+        Ok(keys.into_iter().map(|k| rank(&k, scale, options)).collect())
     }
 }
 

@@ -1,0 +1,129 @@
+// The WebGPU engine behind `CrossEncoder.load({device: "webgpu" | "auto"})`: rerankit's own WGSL kernels (Rust,
+// wgpu over the browser's WebGPU), checked on first use against the CPU path (parity probe, max |Δlogit| ≤ 1e-3),
+// with the CPU (tract in wasm) as fallback. Device choice:
+//   "cpu"    never touches WebGPU (the default).
+//   "auto"   WebGPU when the runtime has it and the model is supported; in runtimes without `navigator.gpu`
+//            (Node, Deno, Cloudflare Workers) the CPU, silently.
+//   "webgpu" as "auto", but a runtime without WebGPU is reported through `onWarning` before the CPU is used.
+// Once loaded, every fallback (no adapter, unsupported graph such as int8, failed probe, GPU error) calls
+// `onWarning` and `ranker.device` becomes "cpu"; a model never returns an answer the CPU path would not.
+import * as wasm from "./wasm/rerankit.js";
+import { invalidArgument } from "./errors.js";
+
+/** Where a model may run (`ModelLoadOptions.device`). */
+export type DeviceOption = "cpu" | "webgpu" | "auto";
+
+/** The parity probe's verdict (first use on WebGPU): largest |GPU − CPU| over the probe batch's logits. */
+export interface ProbeReport {
+  maxAbsDiff: number;
+  passed: boolean;
+  values: number;
+}
+
+/** What a WebGPU-capable ranker reports (`CrossEncoder.webgpu`). */
+export interface WebGpuInfo {
+  /** The adapter in use (`"swiftshader (BrowserWebGpu, Cpu)"`…) while on WebGPU. */
+  adapter: string | undefined;
+  /** After the first rerank/score. */
+  probe: ProbeReport | undefined;
+  /** Every fallback warning so far. */
+  warnings: string[];
+}
+
+type Ranked = { index: number; score: number };
+
+/** The methods `CrossEncoder` calls on its core; the CPU core answers at once, this one through promises. */
+export interface RankerCore {
+  readonly numLabels: number;
+  readonly maxLength: number;
+  score(queries: string[], documents: string[], batchSize: number): Float32Array | Promise<Float32Array>;
+  rerank(queries: readonly string[], lists: unknown[][], options: object): Ranked[][] | Promise<Ranked[][]>;
+  encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] };
+  free(): void;
+}
+
+/** Whether this runtime exposes WebGPU at all (a browser window or dedicated worker with `navigator.gpu`). */
+export function runtimeHasWebGpu(): boolean {
+  const g = globalThis as { navigator?: { gpu?: unknown }; window?: unknown; WorkerGlobalScope?: unknown };
+  // wgpu reaches the adapter through `window.navigator` or a worker's `navigator`; Deno has `navigator.gpu`
+  // but neither global, so it stays on the CPU.
+  return g.navigator?.gpu !== undefined && (g.window !== undefined || g.WorkerGlobalScope !== undefined);
+}
+
+/** Checks `device` (default `"cpu"`). */
+export function deviceOption(device: unknown): DeviceOption {
+  if (device === undefined) return "cpu";
+  if (device !== "cpu" && device !== "webgpu" && device !== "auto") invalidArgument("device", `expected "webgpu", "cpu" or "auto", got ${JSON.stringify(device)}`);
+  return device;
+}
+
+/** The WebGPU cross-encoder core: calls are queued, so concurrent reranks on one model run one after another. */
+export class WebGpuCore implements RankerCore {
+  #core: wasm.WebGpuCrossEncoderCore;
+  #queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(core: wasm.WebGpuCrossEncoderCore) {
+    this.#core = core;
+  }
+
+  /**
+   * The WebGPU core for `device`, or `null` when the CPU core should be used instead (`device` "cpu", or a
+   * runtime without WebGPU — with a warning when "webgpu" was asked for).
+   */
+  static async load(
+    files: { model: Uint8Array; tokenizer: Uint8Array; config: Uint8Array | undefined },
+    limits: { maxLength?: number; maxQueryTokens?: number },
+    device: DeviceOption,
+    onWarning: ((message: string) => void) | undefined,
+  ): Promise<WebGpuCore | null> {
+    if (onWarning !== undefined && typeof onWarning !== "function") invalidArgument("onWarning", "expected a function (message) => void");
+    if (device === "cpu") return null;
+    if (!runtimeHasWebGpu()) {
+      if (device === "webgpu") onWarning?.("WebGPU unavailable, using the CPU: this runtime has no navigator.gpu (WebGPU runs in browsers and dedicated workers)");
+      return null;
+    }
+    const warn = onWarning === undefined ? undefined : (m: string) => onWarning(m);
+    const core = await wasm.WebGpuCrossEncoderCore.load(files.model, files.tokenizer, files.config ?? null, limits, device, warn);
+    return new WebGpuCore(core);
+  }
+
+  /** `"webgpu"` while the WGSL kernels run the model, `"cpu"` after any fallback. */
+  get device(): "webgpu" | "cpu" {
+    return this.#core.device as "webgpu" | "cpu";
+  }
+
+  get info(): WebGpuInfo {
+    return { adapter: this.#core.adapter ?? undefined, probe: this.#core.probe ?? undefined, warnings: this.#core.warnings };
+  }
+
+  get numLabels(): number {
+    return this.#core.numLabels;
+  }
+
+  get maxLength(): number {
+    return this.#core.maxLength;
+  }
+
+  score(queries: string[], documents: string[], batchSize: number): Promise<Float32Array> {
+    return this.#serial(() => this.#core.score(queries, documents, batchSize));
+  }
+
+  rerank(queries: readonly string[], lists: unknown[][], options: object): Promise<Ranked[][]> {
+    return this.#serial(() => this.#core.rerank(queries, lists, options));
+  }
+
+  encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] } {
+    return this.#core.encodePair(query, document);
+  }
+
+  free(): void {
+    this.#core.free();
+  }
+
+  /** Runs `call` after every earlier call on this model has settled (the wasm model is borrowed while a GPU call is awaited). */
+  #serial<T>(call: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(call, call);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+}
