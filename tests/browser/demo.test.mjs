@@ -183,6 +183,11 @@ test("WebGPU: the page reranks on it, or reports the CPU it fell back to", { tim
 });
 
 test("the evaluation view: the reranked sample's metrics equal evaluate() in Node", { timeout: LONG }, async () => {
+  // Back to the CPU (a software WebGPU adapter is far slower than tract); the files come from the page's memory.
+  await page.selectOption("[data-testid=device-choice]", "cpu");
+  await page.click("[data-testid=load]");
+  await untilReady();
+  assert.equal((await text("device")).trim(), "cpu");
   await page.click("[data-testid=eval-sample]");
   assert.equal(await untilReady(), "", "no error message after the evaluation");
   const node = await nodeRuns;

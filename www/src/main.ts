@@ -4,7 +4,7 @@
 // device, status ("ready" when a model is loaded and idle).
 import sample from "./sample.json";
 import { perQueryChart, RUN_COLOURS } from "./chart.js";
-import type { DeviceChoice, EvaluateReply, LoadReply, Message, RerankReply, Request } from "./protocol.js";
+import type { DeviceChoice, EvaluateReply, GpuInfo, LoadReply, Message, RerankReply, Request } from "./protocol.js";
 
 /** The measures of the evaluation view; the chart plots the first. */
 export const MEASURES = ["ndcg_cut_10", "map", "recip_rank", "P_1", "P_5", "recall_5"];
@@ -131,8 +131,7 @@ async function loadModel() {
     });
     ui.progress.value = 1;
     ui.progressText.textContent = `loaded in ${ms(loaded.loadMs)}`;
-    ui.device.textContent = loaded.device;
-    ui.deviceNote.textContent = loaded.note ? `(${loaded.note})` : device === "auto" ? `(auto chose ${loaded.device})` : "";
+    showDevice(loaded);
     ui.modelInfo.textContent = `${model.split("/").slice(-2).join("/")} · ${loaded.numLabels} logit${loaded.numLabels === 1 ? "" : "s"} · window ${loaded.maxLength} tokens`;
   } catch (e) {
     ui.progressText.textContent = "";
@@ -208,9 +207,19 @@ async function rerank() {
   }
 }
 
+/** `device` = where the model runs now (`ranker.device`); the note says why it is not the device chosen. */
+function showDevice(r: { device: string; note: string | null; gpu: GpuInfo | null }) {
+  ui.device.textContent = r.device;
+  const parts: string[] = [];
+  if (ui.deviceChoice.value === "auto") parts.push(`auto chose ${r.device}`);
+  if (r.device === "webgpu" && r.gpu?.adapter) parts.push(`adapter ${r.gpu.adapter}`);
+  if (r.gpu?.probe) parts.push(`CPU parity probe ${r.gpu.probe.passed ? "passed" : "failed"}, max |Δlogit| ${r.gpu.probe.maxAbsDiff.toExponential(1)}`);
+  if (r.note) parts.push(r.note);
+  ui.deviceNote.textContent = parts.length > 0 ? `(${parts.join("; ")})` : "";
+}
+
 function showResults(reply: RerankReply, docs: { line: number; text: string }[], beforeName: string) {
-  ui.device.textContent = reply.device;
-  if (reply.note) ui.deviceNote.textContent = `(${reply.note})`;
+  showDevice(reply);
   const t = reply.timings;
   ui.timings.textContent = `tokenize ${t.tokenizeMs === null ? "n/a" : ms(t.tokenizeMs)} · infer ${ms(t.inferMs)} · total ${ms(t.totalMs)} (${reply.results.length} documents on ${reply.device})`;
   ui.timings.title = "tokenize: a separate encodePair pass over every pair; infer: the rerank call minus that; total: all the work for this click";
@@ -264,7 +273,7 @@ async function rerankSampleAndEvaluate() {
     for (const [i, q] of SAMPLE.entries()) {
       ui.status.textContent = `reranking the sample (${i + 1}/${SAMPLE.length})`;
       const reply = await call<RerankReply>({ type: "rerank", query: q.query, documents: q.documents.map((d) => d.text), before: q.documents.map((d) => d.bm25) });
-      ui.device.textContent = reply.device;
+      showDevice(reply);
       after.push(reply.results.map((r) => ({ qid: q.qid, docid: q.documents[r.index].docid, score: r.score })));
     }
     ui.qrels.value = qrels;

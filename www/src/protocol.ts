@@ -29,11 +29,18 @@ export interface EvaluateRequest {
 
 export type Request = LoadRequest | RerankRequest | EvaluateRequest;
 
+/** On WebGPU (`ranker.webgpu`): the adapter, and after the first rerank the CPU parity probe's verdict. */
+export interface GpuInfo {
+  adapter: string | null;
+  probe: { maxAbsDiff: number; passed: boolean } | null;
+}
+
 export interface LoadReply {
   /** The device the loaded model runs on (`ranker.device`). */
   device: string;
-  /** Why the device differs from the choice (fallback), if it does. */
+  /** Why the device differs from the choice (fallback warnings), if it does. */
   note: string | null;
+  gpu: GpuInfo | null;
   numLabels: number;
   maxLength: number;
   /** Download + parse + optimise, ms. */
@@ -44,6 +51,7 @@ export interface RerankReply {
   results: { index: number; score: number }[];
   device: string;
   note: string | null;
+  gpu: GpuInfo | null;
   adaptive: { weight: number; error: number };
   timings: {
     /** Tokenising every (query, document) pair with `encodePair`, a separate pass measured on its own. */

@@ -10,7 +10,8 @@ const post = (m: Message) => scope.postMessage(m);
 
 let rr: Package;
 let ranker: CrossEncoder | null = null;
-let deviceNote: string | null = null;
+/** Why the model is not on the device asked for: the load's fallback, then every `onWarning` (probe, GPU error…). */
+let notes: string[] = [];
 
 /** Downloaded files kept for this page's life, so that a reload on another device fetches nothing again. */
 const files = new Map<string, Uint8Array>();
@@ -27,29 +28,34 @@ async function load(id: number, req: LoadRequest): Promise<LoadReply> {
   ranker?.free();
   ranker = null;
   for (const url of files.keys()) if (url !== req.model && url !== req.tokenizer) files.delete(url);
-  const warnings: string[] = [];
+  notes = [];
   const options = {
     model: req.model,
     tokenizer: req.tokenizer,
     cache: memoryCache,
     onProgress: (p: { file: string; loaded: number; total: number | null }) => post({ id, progress: p }),
-    // The WebGPU path reports its CPU fallbacks here (probe mismatch, unsupported graph, no adapter).
-    onWarning: (message: string) => warnings.push(message),
+    // The WebGPU path reports its CPU fallbacks here (no adapter, unsupported graph, failed probe, GPU error),
+    // at load or later, at the first rerank.
+    onWarning: (message: string) => notes.push(message),
   };
   const t0 = performance.now();
-  let note: string | null = null;
   try {
-    ranker = await rr.CrossEncoder.load({ ...options, device: req.device as "cpu" });
+    ranker = await rr.CrossEncoder.load({ ...options, device: req.device });
   } catch (e) {
-    // A build or browser without the asked device: say so and run on the CPU rather than not at all.
+    // A package build without the asked device: say so and run on the CPU rather than not at all.
     if (req.device === "cpu" || (e as RerankitError).code !== "UNSUPPORTED") throw e;
-    note = `${req.device} unavailable (${(e as Error).message}); running on the CPU`;
+    notes.push(`${req.device} unavailable (${(e as Error).message}); running on the CPU`);
     ranker = await rr.CrossEncoder.load({ ...options, device: "cpu" });
   }
   const loadMs = performance.now() - t0;
-  if (warnings.length > 0) note = [note, ...warnings].filter(Boolean).join("; ");
-  deviceNote = note;
-  return { device: String(ranker.device), note, numLabels: ranker.numLabels, maxLength: ranker.maxLength, loadMs };
+  return { ...where(ranker), numLabels: ranker.numLabels, maxLength: ranker.maxLength, loadMs };
+}
+
+/** The device the model runs on now, the fallback notes, and on WebGPU the adapter and the parity probe. */
+function where(r: CrossEncoder): Pick<LoadReply, "device" | "note" | "gpu"> {
+  const info = r.webgpu;
+  const gpu = info ? { adapter: info.adapter ?? null, probe: info.probe ? { maxAbsDiff: info.probe.maxAbsDiff, passed: info.probe.passed } : null } : null;
+  return { device: String(r.device), note: notes.length > 0 ? [...new Set(notes)].join("; ") : null, gpu };
 }
 
 async function rerank(req: RerankRequest): Promise<RerankReply> {
@@ -74,8 +80,7 @@ async function rerank(req: RerankRequest): Promise<RerankReply> {
   const totalMs = performance.now() - t0;
   return {
     results: results.map((r) => ({ index: r.index, score: r.score })),
-    device: String(ranker.device),
-    note: deviceNote,
+    ...where(ranker),
     adaptive,
     timings: { tokenizeMs, rerankMs, inferMs: rerankMs - (tokenizeMs ?? 0), totalMs },
   };
