@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
@@ -153,6 +153,9 @@ test("the page loads the local model on the CPU and reranks the sample as Node d
   await untilReady();
   assert.equal(await page.inputValue("[data-testid=model-url]"), "./models/ce-probe/model.onnx", "default: the local model beside the page");
   assert.equal(await page.getAttribute("[data-testid=progress]", "value"), "1", "progress bar full after loading");
+  const bytes = statSync(MODEL).size + statSync(TOKENIZER).size;
+  assert.equal(Number(await page.getAttribute("[data-testid=progress]", "data-bytes")), bytes, "progress counted every byte of both files");
+  assert.ok(Number(await page.getAttribute("[data-testid=progress]", "data-events")) > 2, "progress reported while downloading");
   assert.equal((await text("device")).trim(), "cpu");
   const device = await rerankFirstSample("cpu");
   assert.equal(device, "cpu");
@@ -210,4 +213,23 @@ test("the evaluation view: the reranked sample's metrics equal evaluate() in Nod
   }
   await page.screenshot({ path: path.join(SHOTS, "evaluate.png"), fullPage: true });
   console.log(`nDCG@10 before ${expected.before.aggregate.ndcg_cut_10}, after ${expected.after.aggregate.ndcg_cut_10}; screenshots in ${path.relative(root, SHOTS)}/`);
+});
+
+test("bad input: the page names the field and the error code, and says when no model is loaded", { timeout: LONG }, async () => {
+  await page.fill("[data-testid=eval-run]", "127 Q0 21598000 1 high bm25\n");
+  await page.click("[data-testid=evaluate]");
+  await untilReady();
+  assert.match(await text("message"), /^evaluation failed: PARSE: run line 1: score .high. is not a number/);
+
+  await page.fill("[data-testid=query]", " ");
+  await page.click("[data-testid=rerank]");
+  assert.match(await text("message"), /^query: empty/);
+
+  await page.fill("[data-testid=model-url]", "./models/ce-probe/no-such-model.onnx");
+  await page.click("[data-testid=load]");
+  await page.waitForFunction(() => document.querySelector("[data-testid=status]")?.textContent === "no model", null, { timeout: LONG });
+  assert.match(await text("message"), /^loading failed: MODEL_LOAD: model: fetching .*no-such-model\.onnx gave HTTP 404/);
+  assert.equal((await text("device")).trim(), "none");
+  assert.ok(await page.isDisabled("[data-testid=rerank]"), "no rerank without a model");
+  await page.screenshot({ path: path.join(SHOTS, "bad-input.png"), fullPage: true });
 });

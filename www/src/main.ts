@@ -101,6 +101,11 @@ function fail(text: string, fatal = false) {
   }
 }
 
+/** `CODE: message` for a RerankitError (its stable code, and the message naming the field at fault). */
+const describe = (e: unknown) => {
+  const err = e as { code?: string; message?: string };
+  return err?.code ? `${err.code}: ${err.message}` : String(err?.message ?? e);
+};
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(0)} ms`);
 
@@ -118,11 +123,15 @@ async function loadModel() {
   setBusy("loading model");
   const progress = new Map<string, { loaded: number; total: number | null }>();
   ui.progress.value = 0;
+  ui.progress.dataset.bytes = "0";
+  ui.progress.dataset.events = "0";
   try {
     loaded = await call<LoadReply>({ type: "load", model: new URL(model, location.href).href, tokenizer: new URL(tokenizer, location.href).href, device }, (p) => {
       progress.set(p.file, { loaded: p.loaded, total: p.total });
       const files = [...progress.values()];
       const done = files.reduce((n, f) => n + f.loaded, 0);
+      ui.progress.dataset.bytes = String(done);
+      ui.progress.dataset.events = String(Number(ui.progress.dataset.events ?? 0) + 1);
       const total = files.every((f) => f.total !== null) ? files.reduce((n, f) => n + (f.total ?? 0), 0) : null;
       if (total) ui.progress.value = done / total;
       else ui.progress.removeAttribute("value");
@@ -135,7 +144,7 @@ async function loadModel() {
     ui.modelInfo.textContent = `${model.split("/").slice(-2).join("/")} · ${loaded.numLabels} logit${loaded.numLabels === 1 ? "" : "s"} · window ${loaded.maxLength} tokens`;
   } catch (e) {
     ui.progressText.textContent = "";
-    fail(`loading failed: ${(e as Error).message}`);
+    fail(`loading failed: ${describe(e)}`);
   } finally {
     setBusy(null);
   }
@@ -201,7 +210,7 @@ async function rerank() {
     const reply = await call<RerankReply>({ type: "rerank", query, documents: docs.map((d) => d.text), before: isSample ? s.documents.map((d) => d.bm25) : undefined });
     showResults(reply, docs, isSample ? "BM25" : "input order");
   } catch (e) {
-    fail(`rerank failed: ${(e as Error).message}`);
+    fail(`rerank failed: ${describe(e)}`);
   } finally {
     setBusy(null);
   }
@@ -281,7 +290,7 @@ async function rerankSampleAndEvaluate() {
     ui.runAfter.value = trecRun(after, `rerankit-${ui.device.textContent}`);
     await evaluateRuns();
   } catch (e) {
-    fail(`evaluation failed: ${(e as Error).message}`);
+    fail(`evaluation failed: ${describe(e)}`);
   } finally {
     setBusy(null);
   }
@@ -297,7 +306,7 @@ async function evaluateRuns() {
     showEvaluation(reply);
   } catch (e) {
     if (wasBusy) throw e;
-    fail(`evaluation failed: ${(e as Error).message}`);
+    fail(`evaluation failed: ${describe(e)}`);
   } finally {
     if (!wasBusy) setBusy(null);
   }
