@@ -7,7 +7,7 @@ import { perQueryChart, RUN_COLOURS } from "./chart.js";
 import type { DeviceChoice, EvaluateReply, GpuInfo, LoadReply, Message, RerankReply, Request } from "./protocol.js";
 
 /** The measures of the evaluation view; the chart plots the first. */
-export const MEASURES = ["ndcg_cut_10", "map", "recip_rank", "P_1", "P_5", "recall_5"];
+const MEASURES = ["ndcg_cut_10", "map", "recip_rank", "P_1", "P_5", "recall_5"];
 const DEFAULT_MODEL = "ce-probe/model.onnx";
 
 interface SampleQuery {
@@ -351,8 +351,8 @@ function showEvaluation(reply: EvaluateReply) {
   const values: Record<string, Record<string, number>> = {};
   for (const run of runs) {
     values[run] = {};
-    for (const [qid, ms] of Object.entries(reply.perQuery[run])) {
-      if (typeof ms[measure] === "number") values[run][qid] = ms[measure] as number;
+    for (const [qid, byMeasure] of Object.entries(reply.perQuery[run])) {
+      if (typeof byMeasure[measure] === "number") values[run][qid] = byMeasure[measure] as number;
     }
   }
   ui.chart.replaceChildren(perQueryChart(values, measure));
