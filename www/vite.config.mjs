@@ -1,7 +1,7 @@
 // The demo's Vite config. `rerankit` resolves to this checkout's browser entry (pkg/dist/browser.js, built by
 // scripts/build.mjs), and both the dev and the preview server serve the local model cache under /models/ —
 // the weights are read from RERANKIT_MODELS (default ~/.cache/rerankit/models), never copied into the build.
-import { createReadStream, existsSync, readdirSync, statSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { defineConfig } from "vite";
@@ -11,11 +11,26 @@ const root = path.resolve(www, "..");
 const models = path.resolve(process.env.RERANKIT_MODELS ?? path.join(homedir(), ".cache", "rerankit", "models"));
 const SERVED = new Set([".onnx", ".json"]);
 
-/** `[{name, models: ["model.onnx", …], tokenizer}]`: every cache folder with a tokenizer.json and an ONNX graph. */
+/** A cross-encoder's config names a sequence-classification head; a folder without config.json may be one too. */
+function isCrossEncoder(dir) {
+  const config = path.join(dir, "config.json");
+  if (!existsSync(config)) return true;
+  try {
+    return (JSON.parse(readFileSync(config, "utf8")).architectures ?? []).some((a) => a.endsWith("ForSequenceClassification"));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `[{name, models: ["model.onnx", …], tokenizer}]`: every cache folder with a tokenizer.json, an ONNX graph and a
+ * cross-encoder head (bi-encoders such as all-MiniLM-L6-v2 have no relevance logit to rerank with).
+ */
 function modelIndex() {
   if (!existsSync(models)) return [];
   return readdirSync(models, { withFileTypes: true })
     .filter((d) => d.isDirectory() && !d.name.startsWith("_") && existsSync(path.join(models, d.name, "tokenizer.json")))
+    .filter((d) => isCrossEncoder(path.join(models, d.name)))
     .map((d) => ({
       name: d.name,
       models: readdirSync(path.join(models, d.name)).filter((f) => f.endsWith(".onnx")).sort(),
@@ -32,7 +47,7 @@ function serveModels(req, res, next) {
   if (url.pathname === "/models/index.json") {
     res.setHeader("content-type", "application/json");
     res.setHeader("cache-control", "no-store");
-    return res.end(JSON.stringify({ root: models, models: modelIndex() }));
+    return res.end(JSON.stringify({ models: modelIndex() }));
   }
   const file = path.resolve(models, decodeURIComponent(url.pathname.slice("/models/".length)));
   const inside = file.startsWith(models + path.sep);
