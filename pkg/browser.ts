@@ -2,7 +2,6 @@
 import init from "./wasm/rerankit.js";
 import { finishInit } from "./runtime.js";
 
-await init({ module_or_path: new URL("./wasm/rerankit_bg.wasm", import.meta.url) });
-finishInit();
+finishInit(await init({ module_or_path: new URL("./wasm/rerankit_bg.wasm", import.meta.url) }));
 
 export * from "./index.js";

@@ -4,7 +4,6 @@ import { finishInit } from "./runtime.js";
 
 declare const Deno: { readFile(path: URL): Promise<Uint8Array> };
 
-initSync({ module: await Deno.readFile(new URL("./wasm/rerankit_bg.wasm", import.meta.url)) });
-finishInit();
+finishInit(initSync({ module: await Deno.readFile(new URL("./wasm/rerankit_bg.wasm", import.meta.url)) }));
 
 export * from "./index.js";

@@ -1,5 +1,5 @@
 /** Stable error codes: switch on `err.code`, never on the message. */
-export type ErrorCode = "INVALID_ARGUMENT" | "MODEL_LOAD" | "TOKENIZER" | "UNSUPPORTED" | "PARSE" | "INTERNAL";
+export type ErrorCode = "INVALID_ARGUMENT" | "MODEL_LOAD" | "TOKENIZER" | "UNSUPPORTED" | "PARSE" | "INTERNAL" | "ABORTED";
 
 /** Every error rerankit throws. `message` names the offending field (`documents[2].meta.date: …`). */
 export class RerankitError extends Error {

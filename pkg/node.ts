@@ -3,7 +3,6 @@ import { readFileSync } from "node:fs";
 import { initSync } from "./wasm/rerankit.js";
 import { finishInit } from "./runtime.js";
 
-initSync({ module: readFileSync(new URL("./wasm/rerankit_bg.wasm", import.meta.url)) });
-finishInit();
+finishInit(initSync({ module: readFileSync(new URL("./wasm/rerankit_bg.wasm", import.meta.url)) }));
 
 export * from "./index.js";

@@ -5,7 +5,6 @@ import wasmModule from "./wasm/rerankit_bg.wasm";
 import { initSync } from "./wasm/rerankit.js";
 import { finishInit } from "./runtime.js";
 
-initSync({ module: wasmModule as WebAssembly.Module });
-finishInit();
+finishInit(initSync({ module: wasmModule as WebAssembly.Module }));
 
 export * from "./index.js";
