@@ -1,12 +1,12 @@
 // A Vite page that reranks in the browser. The model files are fetched by URL: `?model=…&tokenizer=…`
 // (default: files served next to the page under /models/).
 import * as rr from "rerankit";
-import { DOCUMENTS, QUERY, scenario } from "../../tests/runtimes/scenario.mjs";
+import { DOCUMENTS, MODEL, MODEL_FILE, QUERY, scenario } from "../../tests/runtimes/scenario.mjs";
 
 const params = new URLSearchParams(location.search);
 const model = {
-  model: new URL(params.get("model") ?? "/models/ce-probe/model_int8.onnx", location.href).href,
-  tokenizer: new URL(params.get("tokenizer") ?? "/models/ce-probe/tokenizer.json", location.href).href,
+  model: new URL(params.get("model") ?? `/models/${MODEL}/${MODEL_FILE}`, location.href).href,
+  tokenizer: new URL(params.get("tokenizer") ?? `/models/${MODEL}/tokenizer.json`, location.href).href,
 };
 const status = document.getElementById("status");
 try {
@@ -17,7 +17,11 @@ try {
     li.textContent = `${r.score.toFixed(4)} — ${DOCUMENTS[r.index]}`;
     document.getElementById("results").append(li);
   }
-  window.__rerankit = { runtime: navigator.userAgent, ...result };
+  // A second load, as after a page reload: rerankit finds the files in the Cache API ("rerankit-models").
+  const progress = [];
+  (await rr.CrossEncoder.load({ ...model, onProgress: (p) => progress.push(p) })).free();
+  const cached = await (await caches.open(rr.DEFAULT_CACHE_NAME)).keys();
+  window.__rerankit = { runtime: navigator.userAgent, ...result, secondLoad: progress, cacheKeys: cached.map((r) => r.url) };
 } catch (e) {
   status.textContent = `error: ${e.message}`;
   window.__rerankit = { error: String(e && e.stack || e) };

@@ -10,16 +10,17 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as rr from "rerankit";
-import { DOCUMENTS, QUERY, QRELS, RUN, MEASURES, scenario } from "./scenario.mjs";
+import { DOCUMENTS, QUERY, QRELS, RUN, MEASURES, MODEL, MODEL_FILE, scenario } from "./scenario.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const models = process.env.RERANKIT_MODELS ?? path.join(homedir(), ".cache", "rerankit", "models");
-const MODEL = "ce-probe";
 const modelDir = path.join(models, MODEL);
 const CHROMIUM = process.env.RERANKIT_CHROMIUM ?? "/usr/bin/chromium";
 
 let expected;
+/** Requests per path served, to tell downloads from Cache API hits. */
+const modelHits = new Map();
 let server;
 let serverUrl;
 const children = [];
@@ -31,6 +32,7 @@ function startServer(staticDir) {
     const srv = createServer((req, res) => {
       const url = new URL(req.url, "http://x");
       const rel = decodeURIComponent(url.pathname);
+      modelHits.set(rel, (modelHits.get(rel) ?? 0) + 1);
       const file = rel.startsWith("/models/") ? path.join(models, rel.slice(8)) : path.join(staticDir(), rel === "/" ? "index.html" : rel);
       if (!file.startsWith(models) && !file.startsWith(staticDir())) return res.writeHead(403).end();
       if (!existsSync(file) || !statSync(file).isFile()) return res.writeHead(404).end();
@@ -72,14 +74,15 @@ function run(cmd, args, opts = {}) {
 }
 
 before(async () => {
-  if (!existsSync(path.join(modelDir, "model_int8.onnx"))) throw new Error(`no model in ${modelDir}: run \`npm run fixtures\``);
-  expected = await scenario(rr, { model: path.join(modelDir, "model_int8.onnx"), tokenizer: path.join(modelDir, "tokenizer.json") });
+  if (!existsSync(path.join(modelDir, MODEL_FILE))) throw new Error(`no model in ${modelDir}: run \`npm run fixtures\``);
+  expected = await scenario(rr, { model: path.join(modelDir, MODEL_FILE), tokenizer: path.join(modelDir, "tokenizer.json") });
   server = await startServer(() => path.join(root, "examples", "vite", "dist"));
   serverUrl = `http://127.0.0.1:${server.address().port}`;
 });
 
 after(() => {
-  for (const c of children) c.kill("SIGKILL");
+  // Process groups: wrangler's workerd is a grandchild.
+  for (const c of children) if (c.exitCode === null) try { process.kill(-c.pid, "SIGKILL"); } catch {}
   server?.close();
 });
 
@@ -94,44 +97,67 @@ test("Deno runs rerank and evaluate through the package's deno entry", async () 
   rmSync(denoDir, { recursive: true, force: true });
 });
 
-test("a Cloudflare Worker in workerd reranks (Cohere response shape) and evaluates", async () => {
-  const exampleDir = path.join(root, "examples", "worker");
-  linkPackage(exampleDir);
-  const home = mkdtempSync(path.join(tmpdir(), "rerankit-wrangler-"));
-  const port = 8800 + Math.floor(Math.random() * 800);
-  const child = spawn(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(port + 1000),
-    "--var", `MODEL_URL:${serverUrl}/models/${MODEL}/model_int8.onnx`, "--var", `TOKENIZER_URL:${serverUrl}/models/${MODEL}/tokenizer.json`,
-    "--show-interactive-dev-session=false", "--log-level", "warn"],
-    { cwd: exampleDir, stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", XDG_CONFIG_HOME: home, HOME: home, NO_COLOR: "1" } });
+/** Starts examples/worker in workerd (tests/runtimes/workerd/serve.mjs); resolves to {url, stop}. */
+async function startWorker(persist) {
+  const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"),
+    `${serverUrl}/models/${MODEL}/${MODEL_FILE}`, `${serverUrl}/models/${MODEL}/tokenizer.json`],
+    { cwd: root, detached: true, stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist } });
   children.push(child);
   let log = "";
-  child.stdout.on("data", (d) => (log += d));
-  child.stderr.on("data", (d) => (log += d));
-  const url = `http://127.0.0.1:${port}`;
-  const post = (p, body) => fetch(url + p, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      const r = await post("/evaluate", { qrels: QRELS, run: RUN, measures: MEASURES });
-      if (r.ok) break;
-    } catch {}
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`wrangler dev did not come up:\n${log}`);
-    await new Promise((r) => setTimeout(r, 500));
+  const keep = (d) => (log = (log + d).slice(-20_000));
+  child.stderr.on("data", keep);
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolve(JSON.parse(line).url);
+    });
+    child.on("close", (code) => reject(new Error(`the worker exited (${code}) before it was ready:\n${log}\n${out}`)));
+  });
+  const stop = () => new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.on("close", resolve);
+    process.kill(-child.pid, "SIGTERM");
+  });
+  return { url: url.replace(/\/$/, ""), stop, log: () => log };
+}
+
+test("a Cloudflare Worker in workerd reranks (Cohere response shape) and evaluates; a new isolate loads the model from the Cache API", async () => {
+  linkPackage(path.join(root, "examples", "worker"));
+  const persist = mkdtempSync(path.join(tmpdir(), "rerankit-workerd-persist-"));
+  const modelPath = `/models/${MODEL}/${MODEL_FILE}`;
+  try {
+    const first = await startWorker(persist);
+    const post = (url, p, body) => fetch(url + p, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+    const evaluation = await (await post(first.url, "/evaluate", { qrels: QRELS, run: RUN, measures: MEASURES })).json();
+    const t0 = Date.now();
+    const reranked = await (await post(first.url, "/", { query: QUERY, documents: DOCUMENTS })).json();
+    const firstMs = Date.now() - t0;
+    assert.ok(Array.isArray(reranked.results), `worker answered ${JSON.stringify(reranked)}\n${first.log()}`);
+    assert.equal(modelHits.get(modelPath), 1, "the worker downloaded the model once");
+    const top2 = await (await post(first.url, "/", { query: QUERY, documents: DOCUMENTS.map((text) => ({ text })), top_n: 2 })).json();
+    assert.deepEqual(top2.results, reranked.results.slice(0, 2), "top_n and {text} documents");
+    const bad = await post(first.url, "/", { query: "", documents: ["x"] });
+    assert.equal(bad.status, 400);
+    assert.equal((await bad.json()).code, "INVALID_ARGUMENT");
+    const stats = await (await fetch(first.url + "/stats")).json();
+    compare({ ids: expected.ids, aggregate: evaluation.aggregate, errorCode: "INVALID_ARGUMENT",
+      rerank: reranked.results.map((r) => ({ index: r.index, score: r.relevance_score })) }, "workerd");
+    await first.stop();
+
+    // A second worker (a new isolate) with the same Cache API storage: no second download, same answer.
+    const second = await startWorker(persist);
+    const again = await (await post(second.url, "/", { query: QUERY, documents: DOCUMENTS })).json();
+    await second.stop();
+    assert.deepEqual(again, reranked, "the cached model reranks the same");
+    assert.equal(modelHits.get(modelPath), 1, "the second isolate took the model from the Cache API");
+    console.log(`runtime passed: workerd (${stats.version}; first rerank incl. model download + load ${firstMs} ms; ` +
+      `wasm memory ${(stats.wasm_memory_bytes / 2 ** 20).toFixed(1)} MiB; second isolate loaded the model from the Cache API)`);
+  } finally {
+    rmSync(persist, { recursive: true, force: true });
   }
-  const evaluation = await (await post("/evaluate", { qrels: QRELS, run: RUN, measures: MEASURES })).json();
-  const t0 = Date.now();
-  const reranked = await (await post("/", { query: QUERY, documents: DOCUMENTS })).json();
-  const firstMs = Date.now() - t0;
-  assert.ok(Array.isArray(reranked.results), `worker answered ${JSON.stringify(reranked)}\n${log}`);
-  const bad = await post("/", { query: "", documents: ["x"] });
-  assert.equal(bad.status, 400);
-  assert.equal((await bad.json()).code, "INVALID_ARGUMENT");
-  compare({ ids: expected.ids, aggregate: evaluation.aggregate, errorCode: "INVALID_ARGUMENT",
-    rerank: reranked.results.map((r) => ({ index: r.index, score: r.relevance_score })) }, "workerd");
-  console.log(`runtime passed: workerd via wrangler dev (cold start + first rerank ${firstMs} ms)`);
-  child.kill("SIGTERM");
-  rmSync(home, { recursive: true, force: true });
 });
 
 test("a Vite build runs rerank and evaluate in headless Chromium", async (t) => {
@@ -151,15 +177,20 @@ test("a Vite build runs rerank and evaluate in headless Chromium", async (t) => 
     const logs = [];
     page.on("console", (m) => logs.push(m.text()));
     page.on("pageerror", (e) => logs.push(String(e)));
+    const modelPath = `/models/${MODEL}/${MODEL_FILE}`;
+    const hitsBefore = modelHits.get(modelPath) ?? 0;
     await page.goto(`${serverUrl}/index.html`);
     await page.waitForFunction(() => window.__rerankit, null, { timeout: 120_000 });
     const result = await page.evaluate(() => window.__rerankit);
     assert.ok(!result.error, `${result.error}\n${logs.join("\n")}`);
     compare(result, "chromium");
+    assert.equal(modelHits.get(modelPath) - hitsBefore, 1, "one download for two loads");
+    assert.deepEqual(result.secondLoad.map((p) => [p.file, p.fromCache]).sort(), [["model", true], ["tokenizer", true]], "second load from the Cache API");
+    assert.deepEqual(result.cacheKeys.sort(), [`${serverUrl}${modelPath}`, `${serverUrl}/models/${MODEL}/tokenizer.json`]);
     const shots = path.join(root, "bench", "out");
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: path.join(shots, "runtime-chromium.png") });
-    console.log(`runtime passed: ${result.runtime.match(/Chrome\/[\d.]+/)?.[0] ?? "chromium"} (model load ${result.loadMs} ms)`);
+    console.log(`runtime passed: ${result.runtime.match(/Chrome\/[\d.]+/)?.[0] ?? "chromium"} (model load ${result.loadMs} ms; second load from the Cache API)`);
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });

@@ -2,6 +2,10 @@
 // Runtime harnesses (Deno, workerd, Chromium) run `scenario` and return its JSON; tests/runtimes/runtimes.test.mjs
 // compares each with the result of the Node entry.
 
+/** The model every runtime loads (from RERANKIT_MODELS): the int8 export, as a Worker would ship it. */
+export const MODEL = "ce-probe";
+export const MODEL_FILE = "model.onnx";
+
 export const QUERY = "Does vitamin D supplementation reduce the risk of fractures?";
 export const DOCUMENTS = [
   "Bananas are rich in potassium and are a popular snack among athletes.",

@@ -2,24 +2,16 @@
 // Workers AI rerankers:
 //   POST /          {query, documents: string[] | {text}[], top_n?}  → {results: [{index, relevance_score}]}
 //   POST /evaluate  {qrels, run, measures}                            → {aggregate, perQuery}
-// The model is fetched once per isolate from MODEL_URL / TOKENIZER_URL and kept in the Cache API.
-import { CrossEncoder, RerankitError, evaluate } from "rerankit";
+//   GET  /stats     {version, wasm_memory_bytes}: the wasm linear memory (never shrinks: the isolate's peak)
+// The model is fetched once per isolate from MODEL_URL / TOKENIZER_URL. rerankit keeps the files in the Cache API
+// (cache "rerankit-models", keyed by URL), so a new isolate in the same colo does not download them again.
+// The weights are never bundled into the Worker: its script stays small and the model can change without a deploy.
+import { CrossEncoder, RerankitError, evaluate, version, wasmMemoryBytes } from "rerankit";
 
 let rankerPromise = null;
 
-/** The Cache API as rerankit's model cache: weights are downloaded once per colo, not once per isolate. */
-const modelCache = {
-  async get(url) {
-    const hit = await caches.default.match(url);
-    return hit ? new Uint8Array(await hit.arrayBuffer()) : undefined;
-  },
-  async put(url, bytes) {
-    await caches.default.put(url, new Response(bytes, { headers: { "cache-control": "public, max-age=604800" } }));
-  },
-};
-
 function ranker(env) {
-  rankerPromise ??= CrossEncoder.load({ model: env.MODEL_URL, tokenizer: env.TOKENIZER_URL, cache: modelCache }).catch((e) => {
+  rankerPromise ??= CrossEncoder.load({ model: env.MODEL_URL, tokenizer: env.TOKENIZER_URL }).catch((e) => {
     rankerPromise = null;
     throw e;
   });
@@ -32,16 +24,18 @@ function json(body, status = 200) {
 
 export default {
   async fetch(request, env) {
+    const { pathname } = new URL(request.url);
+    if (request.method === "GET" && pathname === "/stats") return json({ version: version(), wasm_memory_bytes: wasmMemoryBytes() });
     if (request.method !== "POST") return json({ error: "POST a JSON body" }, 405);
     try {
       const body = await request.json();
-      const { pathname } = new URL(request.url);
       if (pathname === "/evaluate") return json(evaluate(body.qrels, body.run, body.measures));
       const documents = (body.documents ?? []).map((d) => (typeof d === "string" ? d : d?.text));
       const results = await (await ranker(env)).rerank(body.query, documents, { topK: body.top_n ?? null });
       return json({ results: results.map((r) => ({ index: r.index, relevance_score: r.score })) });
     } catch (e) {
-      if (e instanceof RerankitError) return json({ error: e.message, code: e.code }, 400);
+      // The caller's mistakes are 400s; a model that cannot be fetched or loaded is the Worker's problem.
+      if (e instanceof RerankitError) return json({ error: e.message, code: e.code }, e.code === "INVALID_ARGUMENT" ? 400 : 500);
       if (e instanceof SyntaxError) return json({ error: `body: ${e.message}`, code: "INVALID_ARGUMENT" }, 400);
       throw e;
     }

@@ -1,0 +1,62 @@
+// Runs examples/worker in workerd through wrangler's Node API (`unstable_startWorker`, what `wrangler dev` runs):
+// the same bundling (the .wasm imported as a compiled WebAssembly.Module) and the same workerd binary, but with
+// the DevTools inspector off — `wrangler dev` always attaches one, and it relays every 4 KB of a fetched model as
+// a Network event, which exhausts workerd's file descriptors on a 20–90 MB download.
+//
+//   node tests/runtimes/workerd/serve.mjs MODEL_URL TOKENIZER_URL      (also: bench/runtimes.mjs)
+// prints one JSON line `{"url": "http://127.0.0.1:PORT/", "pid": …}` when the worker is ready, serves until
+// SIGTERM/SIGINT or stdin closes, then disposes of workerd. Only 127.0.0.1 is used: no login, no telemetry, no
+// Request.cf download (CLOUDFLARE_CF_FETCH_ENABLED=false).
+import path from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
+
+process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
+process.env.WRANGLER_SEND_METRICS = "false";
+const { unstable_startWorker } = await import("wrangler");
+
+const [modelUrl, tokenizerUrl] = process.argv.slice(2);
+if (!modelUrl || !tokenizerUrl) {
+  console.error("usage: serve.mjs MODEL_URL TOKENIZER_URL");
+  process.exit(2);
+}
+const exampleDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../examples/worker");
+// Where workerd keeps the Cache API's entries: RERANKIT_WORKERD_PERSIST lets a second worker find the first's
+// (the test proves a new isolate does not download the model again); by default a fresh folder, removed at exit.
+const keep = process.env.RERANKIT_WORKERD_PERSIST;
+const persist = keep ?? mkdtempSync(path.join(tmpdir(), "rerankit-workerd-"));
+
+const worker = await unstable_startWorker({
+  config: path.join(exampleDir, "wrangler.toml"),
+  sendMetrics: false,
+  bindings: {
+    MODEL_URL: { type: "plain_text", value: modelUrl },
+    TOKENIZER_URL: { type: "plain_text", value: tokenizerUrl },
+  },
+  dev: {
+    remote: false,
+    inspector: false,
+    watch: false,
+    liveReload: false,
+    persist,
+    logLevel: "warn",
+    server: { hostname: "127.0.0.1", port: 0 },
+  },
+});
+await worker.ready;
+const url = await worker.url;
+
+let closing = false;
+async function close() {
+  if (closing) return;
+  closing = true;
+  await worker.dispose().catch(() => {});
+  if (!keep) rmSync(persist, { recursive: true, force: true });
+  process.exit(0);
+}
+process.on("SIGTERM", close);
+process.on("SIGINT", close);
+process.stdin.on("end", close);
+process.stdin.resume();
+console.log(JSON.stringify({ url: url.href, pid: process.pid }));
