@@ -237,7 +237,9 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
                     ("offsets_in_document".into(), spans_value(&a.offsets_in_document)),
                     ("offsets_in_context".into(), spans_value(&a.offsets_in_context)),
                     ("context".into(), a.context.as_ref().map(|c| Cell::Str(str_of(c))).unwrap_or(Cell::None)),
-                    ("rank".into(), Cell::Int(rank as i64 + 1)),
+                    // float, as in Haystack's frame: pd.concat with the zero-row frames of the fields a node did not
+                    // return (no `rank` column there) turns the int64 ranks into float64 ("1.0" in the CSV)
+                    ("rank".into(), Cell::Float(rank as f64 + 1.0)),
                     ("gold_answers".into(), strs(gold_answers)),
                     ("gold_offsets_in_documents".into(), gold_offs_doc.clone()),
                     ("gold_offsets_in_contexts".into(), gold_offs_ctx.clone()),
@@ -317,7 +319,7 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
                     ("gold_id_and_context_match".into(), Cell::Float(id_and_context)),
                     ("gold_id_and_context_and_answer_match".into(), Cell::Float(id_ctx_ans)),
                     ("context_and_answer_match".into(), Cell::Float(ctx_and_ans)),
-                    ("rank".into(), Cell::Int(rank as i64 + 1)),
+                    ("rank".into(), Cell::Float(rank as f64 + 1.0)), // float: see the answer rows
                 ]);
                 b.rows.push(row);
             }

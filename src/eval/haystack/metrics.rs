@@ -12,6 +12,7 @@
 //! `document_ids` all lie in the retriever's top k (the one node with document rows), then
 //! `simulated_top_k_reader` keeps the k best ranks (`nsmallest`, ties by position) and re-ranks them.
 
+use super::numpy_argsort::pandas_sort_order;
 use super::table::{Cell, NodeTable};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
@@ -205,6 +206,30 @@ fn eval_mode_rows(t: &NodeTable, mode: EvalMode) -> Vec<usize> {
 /// Per-query metric values (`metrics_df`): query ids in order and one map per query.
 pub type PerQuery = Vec<(String, Map<String, Value>)>;
 
+/// `find_matched_label_idxs` of `_build_document_metrics_df`: the gold labels a document row matches under the
+/// relevance criterion (ids: `gold_documents_id_match` 1.0; contexts: `gold_contexts_similarity` > 65, the
+/// threshold Haystack hard-codes there; answers: `gold_answers_match` 1.0), ascending (Python iterates a set of
+/// small ints in ascending order).
+pub fn matched_label_idxs(t: &NodeTable, r: usize, criterion: &str) -> BTreeSet<usize> {
+    let thr = 65.0;
+    let id: BTreeSet<usize> = f64_list(t, r, "gold_documents_id_match").iter().enumerate().filter(|(_, v)| **v == 1.0).map(|(i, _)| i).collect();
+    let ctx: BTreeSet<usize> = f64_list(t, r, "gold_contexts_similarity").iter().enumerate().filter(|(_, v)| **v > thr).map(|(i, _)| i).collect();
+    let ans: BTreeSet<usize> = f64_list(t, r, "gold_answers_match").iter().enumerate().filter(|(_, v)| **v == 1.0).map(|(i, _)| i).collect();
+    let and = |a: &BTreeSet<usize>, b: &BTreeSet<usize>| a.intersection(b).copied().collect::<BTreeSet<usize>>();
+    let or = |a: &BTreeSet<usize>, b: &BTreeSet<usize>| a.union(b).copied().collect::<BTreeSet<usize>>();
+    match criterion {
+        "document_id" => id,
+        "context" => ctx,
+        "answer" => ans,
+        "document_id_and_context" => and(&id, &ctx),
+        "document_id_or_context" => or(&id, &ctx),
+        "document_id_and_answer" => and(&id, &ans),
+        "document_id_or_answer" => or(&id, &ans),
+        "context_and_answer" => and(&ctx, &ans),
+        _ => and(&and(&id, &ctx), &ans),
+    }
+}
+
 /// `_build_document_metrics_df`.
 pub fn document_metrics_per_query(t: &NodeTable, rows: &[usize], simulated_top_k_retriever: i64, criterion: &str) -> PerQuery {
     let rows: Vec<usize> = rows
@@ -213,25 +238,7 @@ pub fn document_metrics_per_query(t: &NodeTable, rows: &[usize], simulated_top_k
         .filter(|&r| str_ref(t, r, "type") == "document")
         .filter(|&r| simulated_top_k_retriever == -1 || num(t, r, "rank") <= simulated_top_k_retriever as f64)
         .collect();
-    let thr = 65.0;
-    let matched_label_idxs = |r: usize| -> BTreeSet<usize> {
-        let id: BTreeSet<usize> = f64_list(t, r, "gold_documents_id_match").iter().enumerate().filter(|(_, v)| **v == 1.0).map(|(i, _)| i).collect();
-        let ctx: BTreeSet<usize> = f64_list(t, r, "gold_contexts_similarity").iter().enumerate().filter(|(_, v)| **v > thr).map(|(i, _)| i).collect();
-        let ans: BTreeSet<usize> = f64_list(t, r, "gold_answers_match").iter().enumerate().filter(|(_, v)| **v == 1.0).map(|(i, _)| i).collect();
-        let and = |a: &BTreeSet<usize>, b: &BTreeSet<usize>| a.intersection(b).copied().collect::<BTreeSet<usize>>();
-        let or = |a: &BTreeSet<usize>, b: &BTreeSet<usize>| a.union(b).copied().collect::<BTreeSet<usize>>();
-        match criterion {
-            "document_id" => id,
-            "context" => ctx,
-            "answer" => ans,
-            "document_id_and_context" => and(&id, &ctx),
-            "document_id_or_context" => or(&id, &ctx),
-            "document_id_and_answer" => and(&id, &ans),
-            "document_id_or_answer" => or(&id, &ans),
-            "context_and_answer" => and(&ctx, &ans),
-            _ => and(&and(&id, &ctx), &ans),
-        }
-    };
+    let matched_label_idxs = |r: usize| matched_label_idxs(t, r, criterion);
     let col = format!("{}_match", criterion.replace("document_id", "gold_id"));
     let mut out = Vec::new();
     for (qid, q) in groups(t, &rows) {
@@ -428,23 +435,15 @@ impl Default for WrongExamplesOptions {
     }
 }
 
-/// Stable sort of per-query metrics by one metric (pandas `sort_values`, NaN last), first n.
+/// pandas `metrics_df.sort_values(by=[metric]).head(n)`: numpy's (unstable) quicksort order of the metric,
+/// NaN last (see [`super::numpy_argsort`]); a query without the metric counts as NaN.
 fn worst(per: &PerQuery, metric: &str, n: usize) -> Vec<(String, Map<String, Value>)> {
-    let mut v: Vec<&(String, Map<String, Value>)> = per.iter().collect();
-    let key = |m: &Map<String, Value>| m.get(metric).and_then(Value::as_f64).unwrap_or(f64::NAN);
-    v.sort_by(|a, b| {
-        let (x, y) = (key(&a.1), key(&b.1));
-        match (x.is_nan(), y.is_nan()) {
-            (true, true) => std::cmp::Ordering::Equal,
-            (true, false) => std::cmp::Ordering::Greater,
-            (false, true) => std::cmp::Ordering::Less,
-            _ => x.partial_cmp(&y).unwrap_or(std::cmp::Ordering::Equal),
-        }
-    });
-    v.into_iter().take(n).cloned().collect()
+    let values: Vec<f64> = per.iter().map(|(_, m)| m.get(metric).and_then(Value::as_f64).unwrap_or(f64::NAN)).collect();
+    pandas_sort_order(&values).into_iter().take(n).map(|i| per[i].clone()).collect()
 }
 
-fn records(t: &NodeTable, rows: &[usize], drop: &[&str]) -> Vec<Value> {
+/// `df.drop(drop, axis=1).to_dict(orient="records")`, with an extra last column when `extra` is given.
+fn records(t: &NodeTable, rows: &[usize], drop: &[&str], extra: Option<(&str, &dyn Fn(usize) -> Value)>) -> Vec<Value> {
     rows.iter()
         .map(|&r| {
             let mut m = Map::new();
@@ -452,6 +451,9 @@ fn records(t: &NodeTable, rows: &[usize], drop: &[&str]) -> Vec<Value> {
                 if !drop.contains(&c.as_str()) {
                     m.insert(c.clone(), cell.to_json());
                 }
+            }
+            if let Some((name, f)) = extra {
+                m.insert(name.to_string(), f(r));
             }
             Value::Object(m)
         })
@@ -476,7 +478,7 @@ pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option
                     "query": t.get(first, "query").to_json(),
                     "filters": t.get(first, "filters").to_json(),
                     "metrics": Value::Object(metrics.clone()),
-                    "answers": records(t, &q, &["node", "query", "type", "gold_answers", "gold_offsets_in_documents", "gold_document_ids"]),
+                    "answers": records(t, &q, &["node", "query", "type", "gold_answers", "gold_offsets_in_documents", "gold_document_ids"], None),
                     "gold_answers": t.get(first, "gold_answers").to_json(),
                     "gold_document_ids": t.get(first, "gold_document_ids").to_json(),
                 }));
@@ -488,6 +490,11 @@ pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option
     if !docs.is_empty() {
         let crit = relevance_criterion(o.metrics.document_scope, o.metrics.answer_scope);
         let per = document_metrics_per_query(t, &docs, o.metrics.simulated_top_k_retriever, crit);
+        // Haystack's `_build_document_metrics_df` adds `matched_label_idxs` to the very frame wrong_examples
+        // then lists, unless simulated_top_k_retriever made it filter a copy first.
+        let label_idxs = |r: usize| Value::Array(matched_label_idxs(t, r, crit).into_iter().map(Value::from).collect());
+        let extra: Option<(&str, &dyn Fn(usize) -> Value)> =
+            if o.metrics.simulated_top_k_retriever == -1 { Some(("matched_label_idxs", &label_idxs)) } else { None };
         for (qid, metrics) in worst(&per, &o.document_metric, o.n) {
             let Some(v) = metrics.get(&o.document_metric) else { break };
             if v.as_f64().unwrap_or(f64::NAN) <= o.document_metric_threshold {
@@ -498,7 +505,7 @@ pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option
                     "query": t.get(first, "query").to_json(),
                     "filters": t.get(first, "filters").to_json(),
                     "metrics": Value::Object(metrics.clone()),
-                    "documents": records(t, &q, &["node", "query", "multilabel_id", "filters", "type", "gold_document_ids", "gold_contexts"]),
+                    "documents": records(t, &q, &["node", "query", "multilabel_id", "filters", "type", "gold_document_ids", "gold_contexts"], extra),
                     "gold_document_ids": t.get(first, "gold_document_ids").to_json(),
                 }));
             }

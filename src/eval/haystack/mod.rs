@@ -5,6 +5,7 @@
 //! - [`metrics`]: `calculate_metrics` (six document scopes, four answer scopes, simulated top-k, eval mode) and
 //!   `wrong_examples`.
 //! - [`squad`]: the official SQuAD normalisation, EM/F1, and `evaluate-v1.1.py` / `evaluate-v2.0.py` outputs.
+//! - [`numpy_argsort`]: the tie order of pandas `sort_values` (numpy's portable quicksort) for `wrong_examples`.
 //! - [`context`]: Haystack's fuzzy context similarity (rapidfuzz `partial_ratio_alignment`).
 //! - [`sas`]: semantic answer similarity through a [`sas::SasScorer`].
 //! - [`table`]: rows as a table, CSV exactly as `EvaluationResult.save` writes it, and back.
@@ -14,6 +15,7 @@
 pub mod build;
 pub mod context;
 pub mod metrics;
+pub mod numpy_argsort;
 pub mod sas;
 pub mod squad;
 pub mod table;
