@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # `npm test`: the test suites, on a fresh machine too. Installs what is missing (scripts/setup.sh), builds the
 # models and fixtures (npm run fixtures), runs the Rust tests natively, builds the wasm package once and runs the
-# Node tests against it, then the demo (www/) in headless Chromium. `npm test -- rust|node|demo|runtimes|pending`
-# runs one part.
+# Node tests against it, then the demo (www/) in headless Chromium, then the runtime matrix (Deno, Cloudflare
+# workerd, headless Chromium; model delivery). `npm test -- rust|node|demo|runtimes|pending` runs one part.
 #
-# "pending" holds the suites of work still in progress (CPU cross-encoder parity, WebGPU kernels, the runtime
-# matrix, Haystack's wrong_examples): they are written against the real models and references but have not
+# "pending" holds the suites of work still in progress (CPU cross-encoder parity, WebGPU kernels, Haystack's
+# wrong_examples): they are written against the real models and references but have not
 # passed end to end yet, so they run on request (`npm run test:pending`) and join the default set once green.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -61,11 +61,12 @@ if [ "$part" = all ] || [ "$part" = demo ]; then
   node --test --test-reporter=spec tests/browser/demo.test.mjs
 fi
 
-if [ "$part" = runtimes ] || [ "$part" = pending ]; then
+if [ "$part" = all ] || [ "$part" = runtimes ]; then
+  # Deno and wrangler (workerd) come from the npm devDependencies; Chromium is Debian's (apt, when missing).
   [ -f pkg/dist/node.js ] || build_package
   bash scripts/install-chromium.sh
-  say "runtimes: Deno, Cloudflare workerd, headless Chromium"
-  node --test --test-reporter=spec --test-concurrency=1 tests/runtimes/runtimes.test.mjs
+  say "runtimes: model delivery (Node), Deno, Cloudflare workerd, headless Chromium"
+  node --test --test-reporter=spec --test-concurrency=1 tests/runtimes/model_source.test.mjs tests/runtimes/runtimes.test.mjs
 fi
 
 if [ "$part" = pending ]; then
