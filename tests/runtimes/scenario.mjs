@@ -43,3 +43,25 @@ export async function scenario(rr, model) {
     loadMs,
   };
 }
+
+/**
+ * Cold start in one runtime (bench/runtimes.mjs): instantiate (import the package entry: compile + instantiate the
+ * wasm), model load (read/fetch + parse + optimise), then one rerank of `documents`. Times in ms.
+ * @param importPackage `() => import("rerankit")` as this runtime resolves it
+ */
+export async function coldStart(importPackage, model, query, documents) {
+  const t0 = performance.now();
+  const rr = await importPackage();
+  const t1 = performance.now();
+  const ranker = await rr.CrossEncoder.load(model);
+  const t2 = performance.now();
+  const results = await ranker.rerank(query, documents, { topK: null });
+  const t3 = performance.now();
+  return {
+    instantiateMs: t1 - t0,
+    loadMs: t2 - t1,
+    rerankMs: t3 - t2,
+    wasmMemoryBytes: rr.wasmMemoryBytes(),
+    top3: results.slice(0, 3).map((r) => r.index),
+  };
+}

@@ -31,7 +31,10 @@ export default {
       const body = await request.json();
       if (pathname === "/evaluate") return json(evaluate(body.qrels, body.run, body.measures));
       const documents = (body.documents ?? []).map((d) => (typeof d === "string" ? d : d?.text));
-      const results = await (await ranker(env)).rerank(body.query, documents, { topK: body.top_n ?? null });
+      // Small batches keep the activations (batch × heads × tokens² for attention) well inside a Worker's 128 MB;
+      // on one thread they cost no throughput.
+      const batchSize = Number(env.BATCH_SIZE ?? 2);
+      const results = await (await ranker(env)).rerank(body.query, documents, { topK: body.top_n ?? null, batchSize });
       return json({ results: results.map((r) => ({ index: r.index, relevance_score: r.score })) });
     } catch (e) {
       // The caller's mistakes are 400s; a model that cannot be fetched or loaded is the Worker's problem.

@@ -1,0 +1,235 @@
+#!/usr/bin/env node
+// The runtime budgets of issue 9, measured: `node bench/runtimes.mjs [--model-file model_int8.onnx] [--runs 3]`
+//
+// - wasm size, raw and gzip (pkg/dist/wasm/rerankit_bg.wasm, as published);
+// - cold start per runtime — Node, Deno, workerd (a real Worker, examples/worker), headless Chromium: instantiate
+//   (importing the package entry compiles and instantiates the wasm) + model load (read or fetch, parse,
+//   optimise) + the first rerank of 50 documents;
+// - memory in the Worker reranking 50 documents: the wasm linear memory (it never shrinks, so after the rerank it
+//   is the peak) and workerd's peak resident set (VmHWM: the whole runtime, an upper bound).
+//
+// The 50 documents are BM25's top 50 for the first query of runs/bm25.trec (title + " " + abstract, as the
+// fixtures score them). Models from RERANKIT_MODELS (npm run fixtures), ce-probe. Each runtime runs in a fresh
+// process `--runs` times; the median is printed. Writes bench/out/runtimes.json.
+import { spawn, execFileSync } from "node:child_process";
+import { createServer } from "node:http";
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { homedir, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const MODEL_FILE = arg("model-file", "model_int8.onnx");
+const RUNS = Number(arg("runs", "3"));
+const models = process.env.RERANKIT_MODELS ?? path.join(homedir(), ".cache", "rerankit", "models");
+const modelDir = path.join(models, "ce-probe");
+const CHROMIUM = process.env.RERANKIT_CHROMIUM ?? "/usr/bin/chromium";
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const MiB = (b) => (b / 2 ** 20).toFixed(1);
+
+// --- the 50 documents ---------------------------------------------------------------------------------------
+const col = path.join(root, "tests", "fixtures", "collection");
+const bm25 = readFileSync(path.join(col, "runs", "bm25.trec"), "utf8").split("\n").filter(Boolean).map((l) => l.split(/\s+/));
+const firstQuery = readFileSync(path.join(col, "queries.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((q) => q._id === bm25[0][0]);
+const top50 = bm25.filter((f) => f[0] === firstQuery._id).slice(0, 50).map((f) => f[2]);
+const corpus = new Map();
+const wanted = new Set(top50);
+for (const line of execFileSync("gzip", ["-dc", path.join(col, "corpus.jsonl.gz")], { maxBuffer: 1 << 30 }).toString().split("\n")) {
+  if (!line) continue;
+  const d = JSON.parse(line);
+  if (wanted.has(d._id)) corpus.set(d._id, `${d.title} ${d.text}`);
+}
+const input = { query: firstQuery.text, documents: top50.map((id) => corpus.get(id)) };
+if (input.documents.length !== 50 || input.documents.some((d) => !d)) throw new Error("could not assemble 50 documents from the collection");
+const work = mkdtempSync(path.join(tmpdir(), "rerankit-bench-runtimes-"));
+const inputFile = path.join(work, "input.json");
+writeFileSync(inputFile, JSON.stringify(input));
+
+// --- a local server: models, the unbundled browser entry, the shared harness -------------------------------
+const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+const server = createServer((req, res) => {
+  const rel = decodeURIComponent(new URL(req.url, "http://x").pathname);
+  if (rel === "/") return res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>bench</title>");
+  const file = rel.startsWith("/models/") ? path.join(models, rel.slice(8))
+    : rel.startsWith("/pkg/dist/") || rel === "/tests/runtimes/scenario.mjs" ? path.join(root, rel) : null;
+  if (!file || !existsSync(file) || !statSync(file).isFile()) return res.writeHead(404).end();
+  res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream", "content-length": statSync(file).size });
+  createReadStream(file).pipe(res);
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const base = `http://127.0.0.1:${server.address().port}`;
+const modelUrl = `${base}/models/ce-probe/${MODEL_FILE}`;
+const tokenizerUrl = `${base}/models/ce-probe/tokenizer.json`;
+
+function run(cmd, args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("close", (code) => (code === 0 ? resolve(JSON.parse(out.trim().split("\n").pop())) : reject(new Error(`${cmd} exited ${code}\n${err.slice(-4000)}\n${out.slice(-2000)}`))));
+  });
+}
+
+// --- Node ---------------------------------------------------------------------------------------------------
+async function node() {
+  const code = `
+    import { readFileSync } from "node:fs";
+    import { coldStart } from "./tests/runtimes/scenario.mjs";
+    const { query, documents } = JSON.parse(readFileSync(${JSON.stringify(inputFile)}, "utf8"));
+    const r = await coldStart(() => import("rerankit"), { model: ${JSON.stringify(path.join(modelDir, MODEL_FILE))}, tokenizer: ${JSON.stringify(path.join(modelDir, "tokenizer.json"))} }, query, documents);
+    console.log(JSON.stringify({ runtime: "node " + process.version, ...r, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));`;
+  return run(process.execPath, ["--input-type=module", "-e", code]);
+}
+
+// --- Deno ---------------------------------------------------------------------------------------------------
+async function deno() {
+  const denoDir = mkdtempSync(path.join(work, "deno-"));
+  return run(bin("deno"), ["run", "--allow-read", "--allow-env", "--no-remote", "--no-npm", "--config", "tests/runtimes/deno/deno.json",
+    "tests/runtimes/deno/cold_start.ts", path.join(modelDir, MODEL_FILE), path.join(modelDir, "tokenizer.json"), inputFile],
+    { DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" });
+}
+
+// --- Chromium -----------------------------------------------------------------------------------------------
+async function chromium() {
+  const { chromium } = await import("playwright-core");
+  const profile = mkdtempSync(path.join(work, "chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--headless=new", "--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  });
+  try {
+    const page = await context.newPage();
+    await page.goto(`${base}/`);
+    return await page.evaluate(async ({ input, modelUrl, tokenizerUrl }) => {
+      const { coldStart } = await import("/tests/runtimes/scenario.mjs");
+      const r = await coldStart(() => import("/pkg/dist/browser.js"), { model: modelUrl, tokenizer: tokenizerUrl }, input.query, input.documents);
+      return { runtime: navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? "chromium", ...r };
+    }, { input, modelUrl, tokenizerUrl });
+  } finally {
+    await context.close();
+  }
+}
+
+// --- workerd ------------------------------------------------------------------------------------------------
+/** Resident-set peak (VmHWM) of the workerd process under `pid`. */
+function workerdPeak(pid) {
+  const kids = (p) => {
+    try {
+      return readFileSync(`/proc/${p}/task/${p}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const queue = [pid];
+  while (queue.length) {
+    const p = queue.shift();
+    let cmd = "";
+    try {
+      cmd = readFileSync(`/proc/${p}/cmdline`, "utf8");
+    } catch {}
+    if (cmd.includes("workerd") && cmd.includes("serve")) {
+      const status = readFileSync(`/proc/${p}/status`, "utf8");
+      return Number(status.match(/VmHWM:\s+(\d+) kB/)[1]) * 1024;
+    }
+    queue.push(...kids(p));
+  }
+  return null;
+}
+
+async function workerd() {
+  const persist = mkdtempSync(path.join(work, "workerd-"));
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"), modelUrl, tokenizerUrl],
+    { cwd: root, detached: true, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist } });
+  let log = "";
+  child.stderr.on("data", (d) => (log = (log + d).slice(-8000)));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+        const line = out.split("\n").find((l) => l.startsWith("{"));
+        if (line) resolve(JSON.parse(line).url.replace(/\/$/, ""));
+      });
+      child.on("close", (code) => reject(new Error(`worker exited ${code}: ${log}`)));
+    });
+    const readyMs = performance.now() - t0;
+    const rssReady = workerdPeak(child.pid);
+    const stats0 = await (await fetch(`${url}/stats`)).json();
+    const post = async () => {
+      const t = performance.now();
+      const r = await fetch(url, { method: "POST", body: JSON.stringify(input), headers: { "content-type": "application/json" } });
+      const body = await r.json();
+      if (!r.ok) throw new Error(`worker: ${JSON.stringify(body)}`);
+      return { ms: performance.now() - t, body };
+    };
+    const first = await post();
+    const second = await post();
+    const stats = await (await fetch(`${url}/stats`)).json();
+    return {
+      runtime: `workerd (wrangler ${JSON.parse(readFileSync(path.join(root, "node_modules", "wrangler", "package.json"), "utf8")).version})`,
+      // startWorker → ready: esbuild bundling + workerd start + compiling the wasm module.
+      instantiateMs: readyMs,
+      // First request: fetch the model from 127.0.0.1 + load + rerank; the second request is the rerank alone.
+      loadMs: first.ms - second.ms,
+      rerankMs: second.ms,
+      wasmMemoryBytesIdle: stats0.wasm_memory_bytes,
+      wasmMemoryBytes: stats.wasm_memory_bytes,
+      peakRssBytesReady: rssReady,
+      peakRssBytes: workerdPeak(child.pid),
+      top3: first.body.results.slice(0, 3).map((r) => r.index),
+    };
+  } finally {
+    if (child.exitCode === null) {
+      await new Promise((resolve) => {
+        child.on("close", resolve);
+        process.kill(-child.pid, "SIGTERM");
+      });
+    }
+  }
+}
+
+// --- run ----------------------------------------------------------------------------------------------------
+const wasmFile = path.join(root, "pkg", "dist", "wasm", "rerankit_bg.wasm");
+const wasmBytes = readFileSync(wasmFile);
+const report = {
+  model: `ce-probe/${MODEL_FILE}`,
+  modelBytes: statSync(path.join(modelDir, MODEL_FILE)).size,
+  documents: 50,
+  query: input.query,
+  wasm: { raw: wasmBytes.byteLength, gzip: gzipSync(wasmBytes, { level: 9 }).byteLength },
+  runtimes: {},
+};
+console.log(`wasm ${MiB(report.wasm.raw)} MiB raw, ${MiB(report.wasm.gzip)} MiB gzip; model ${report.model} ${MiB(report.modelBytes)} MiB; ${RUNS} runs each, medians`);
+try {
+  for (const [name, fn] of Object.entries({ node, deno, workerd, chromium })) {
+    const runs = [];
+    for (let i = 0; i < RUNS; i++) runs.push(await fn());
+    const tops = new Set(runs.map((r) => r.top3.join(",")));
+    if (tops.size !== 1) throw new Error(`${name}: different rankings across runs`);
+    const m = (k) => (runs[0][k] === undefined || runs[0][k] === null ? null : median(runs.map((r) => r[k])));
+    const row = { runtime: runs[0].runtime, instantiateMs: m("instantiateMs"), loadMs: m("loadMs"), rerankMs: m("rerankMs"),
+      wasmMemoryBytes: m("wasmMemoryBytes"), peakRssBytes: m("peakRssBytes"), peakRssBytesReady: m("peakRssBytesReady"), top3: runs[0].top3, runs };
+    report.runtimes[name] = row;
+    console.log(`${name.padEnd(9)} ${row.runtime.padEnd(24)} instantiate ${row.instantiateMs.toFixed(0).padStart(6)} ms  load ${row.loadMs.toFixed(0).padStart(6)} ms` +
+      `  rerank 50 ${row.rerankMs.toFixed(0).padStart(6)} ms  wasm memory ${MiB(row.wasmMemoryBytes)} MiB` +
+      (row.peakRssBytes ? `  peak RSS ${MiB(row.peakRssBytes)} MiB` : "") + (row.peakRssBytesReady ? ` (${MiB(row.peakRssBytesReady)} MiB before the model)` : ""));
+  }
+  const tops = new Set(Object.values(report.runtimes).map((r) => r.top3.join(",")));
+  if (tops.size !== 1) throw new Error(`runtimes disagree on the top 3: ${[...tops].join(" | ")}`);
+  mkdirSync(path.join(root, "bench", "out"), { recursive: true });
+  writeFileSync(path.join(root, "bench", "out", "runtimes.json"), JSON.stringify(report, null, 2) + "\n");
+  console.log("written bench/out/runtimes.json");
+} finally {
+  server.close();
+  rmSync(work, { recursive: true, force: true });
+}
