@@ -65,8 +65,8 @@ if [ "$part" = all ] || [ "$part" = runtimes ]; then
   # Deno and wrangler (workerd) come from the npm devDependencies; Chromium is Debian's (apt, when missing).
   [ -f pkg/dist/node.js ] || build_package
   bash scripts/install-chromium.sh
-  say "runtimes: model delivery (Node), Deno, Cloudflare workerd, headless Chromium"
-  node --test --test-reporter=spec --test-concurrency=1 tests/runtimes/model_source.test.mjs tests/runtimes/runtimes.test.mjs
+  say "runtimes: model delivery and CommonJS require (Node), Deno, Cloudflare workerd, headless Chromium"
+  node --test --test-reporter=spec --test-concurrency=1 tests/runtimes/model_source.test.mjs tests/runtimes/node_cjs.test.cjs tests/runtimes/runtimes.test.mjs
 fi
 
 if [ "$part" = pending ]; then
