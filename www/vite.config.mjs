@@ -23,7 +23,16 @@ function isCrossEncoder(dir) {
 }
 
 /**
- * `[{name, models: ["model.onnx", …], tokenizer}]`: every cache folder with a tokenizer.json, an ONNX graph and a
+ * A file's URL under /models/, versioned by size and mtime: the page keeps downloads in the Cache API (keyed by
+ * URL), so a regenerated model must get a new URL to be fetched again.
+ */
+function versioned(name, file) {
+  const st = statSync(path.join(models, name, file));
+  return `./models/${name}/${file}?v=${st.size.toString(36)}-${Math.floor(st.mtimeMs).toString(36)}`;
+}
+
+/**
+ * `[{name, models: [{file, url}], tokenizer: url}]`: every cache folder with a tokenizer.json, an ONNX graph and a
  * cross-encoder head (bi-encoders such as all-MiniLM-L6-v2 have no relevance logit to rerank with).
  */
 function modelIndex() {
@@ -33,8 +42,8 @@ function modelIndex() {
     .filter((d) => isCrossEncoder(path.join(models, d.name)))
     .map((d) => ({
       name: d.name,
-      models: readdirSync(path.join(models, d.name)).filter((f) => f.endsWith(".onnx")).sort(),
-      tokenizer: "tokenizer.json",
+      models: readdirSync(path.join(models, d.name)).filter((f) => f.endsWith(".onnx")).sort().map((file) => ({ file, url: versioned(d.name, file) })),
+      tokenizer: versioned(d.name, "tokenizer.json"),
     }))
     .filter((m) => m.models.length > 0)
     .sort((a, b) => a.name.localeCompare(b.name));

@@ -55,7 +55,8 @@ document.querySelector("header")!.append(message);
 
 const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
 let nextId = 1;
-const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void; onProgress?: (p: { file: string; loaded: number; total: number | null }) => void }>();
+type Progress = { file: string; loaded: number; total: number | null; fromCache: boolean };
+const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void; onProgress?: (p: Progress) => void }>();
 let workerReady: () => void;
 const ready = new Promise<void>((r) => (workerReady = r));
 
@@ -72,7 +73,7 @@ worker.onmessage = (event: MessageEvent<Message>) => {
 };
 worker.onerror = (e) => fail(`worker: ${e.message}`, true);
 
-function call<T>(request: Request, onProgress?: (p: { file: string; loaded: number; total: number | null }) => void): Promise<T> {
+function call<T>(request: Request, onProgress?: (p: Progress) => void): Promise<T> {
   const id = nextId++;
   return new Promise<T>((resolve, reject) => {
     pending.set(id, { resolve, reject, onProgress });
@@ -121,13 +122,14 @@ async function loadModel() {
   ui.device.textContent = "none";
   ui.deviceNote.textContent = "";
   setBusy("loading model");
-  const progress = new Map<string, { loaded: number; total: number | null }>();
+  const progress = new Map<string, { loaded: number; total: number | null; fromCache: boolean }>();
   ui.progress.value = 0;
   ui.progress.dataset.bytes = "0";
   ui.progress.dataset.events = "0";
+  ui.progress.dataset.fromCache = "0";
   try {
     loaded = await call<LoadReply>({ type: "load", model: new URL(model, location.href).href, tokenizer: new URL(tokenizer, location.href).href, device }, (p) => {
-      progress.set(p.file, { loaded: p.loaded, total: p.total });
+      progress.set(p.file, { loaded: p.loaded, total: p.total, fromCache: p.fromCache });
       const files = [...progress.values()];
       const done = files.reduce((n, f) => n + f.loaded, 0);
       ui.progress.dataset.bytes = String(done);
@@ -136,10 +138,13 @@ async function loadModel() {
       if (total) ui.progress.value = done / total;
       else ui.progress.removeAttribute("value");
       const complete = total !== null && done >= total;
-      ui.progressText.textContent = complete ? `${mb(done)} downloaded · optimising the model…` : `${mb(done)}${total ? ` of ${mb(total)}` : ""}`;
+      const cached = files.filter((f) => f.fromCache).length;
+      const origin = cached === 0 ? "downloaded" : cached === files.length ? "from the browser cache" : "partly from the browser cache";
+      ui.progressText.textContent = complete ? `${mb(done)} ${origin} · optimising the model…` : `${mb(done)}${total ? ` of ${mb(total)}` : ""}`;
+      ui.progress.dataset.fromCache = String(cached);
     });
     ui.progress.value = 1;
-    ui.progressText.textContent = `loaded in ${ms(loaded.loadMs)}`;
+    ui.progressText.textContent = `loaded in ${ms(loaded.loadMs)}${ui.progress.dataset.fromCache !== "0" ? " (files from the browser cache)" : ""}`;
     showDevice(loaded);
     ui.modelInfo.textContent = `${model.split("/").slice(-2).join("/")} · ${loaded.numLabels} logit${loaded.numLabels === 1 ? "" : "s"} · window ${loaded.maxLength} tokens`;
   } catch (e) {
@@ -151,7 +156,7 @@ async function loadModel() {
 }
 
 async function fillModelChoices() {
-  let index: { models: { name: string; models: string[]; tokenizer: string }[] } = { models: [] };
+  let index: { models: { name: string; models: { file: string; url: string }[]; tokenizer: string }[] } = { models: [] };
   try {
     const r = await fetch("./models/index.json");
     if (r.ok) index = await r.json();
@@ -159,8 +164,8 @@ async function fillModelChoices() {
     // Served without the demo's model middleware: only URLs work.
   }
   for (const m of index.models) {
-    for (const file of m.models) {
-      const o = new Option(`${m.name}/${file}`, JSON.stringify({ model: `./models/${m.name}/${file}`, tokenizer: `./models/${m.name}/${m.tokenizer}` }));
+    for (const { file, url } of m.models) {
+      const o = new Option(`${m.name}/${file}`, JSON.stringify({ model: url, tokenizer: m.tokenizer }));
       ui.localModel.append(o);
     }
   }

@@ -76,6 +76,6 @@ export interface EvaluateReply {
 export type Message =
   | { id: number; ok: true; reply: LoadReply | RerankReply | EvaluateReply }
   | { id: number; ok: false; error: { code: string; message: string } }
-  | { id: number; progress: { file: string; loaded: number; total: number | null } }
+  | { id: number; progress: { file: string; loaded: number; total: number | null; fromCache: boolean } }
   | { ready: true }
   | { fatal: string };

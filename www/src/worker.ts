@@ -13,27 +13,16 @@ let ranker: CrossEncoder | null = null;
 /** Why the model is not on the device asked for: the load's fallback, then every `onWarning` (probe, GPU error…). */
 let notes: string[] = [];
 
-/** Downloaded files kept for this page's life, so that a reload on another device fetches nothing again. */
-const files = new Map<string, Uint8Array>();
-const memoryCache = {
-  async get(url: string) {
-    return files.get(url);
-  },
-  async put(url: string, bytes: Uint8Array) {
-    files.set(url, bytes);
-  },
-};
-
 async function load(id: number, req: LoadRequest): Promise<LoadReply> {
   ranker?.free();
   ranker = null;
-  for (const url of files.keys()) if (url !== req.model && url !== req.tokenizer) files.delete(url);
   notes = [];
   const options = {
     model: req.model,
     tokenizer: req.tokenizer,
-    cache: memoryCache,
-    onProgress: (p: { file: string; loaded: number; total: number | null }) => post({ id, progress: p }),
+    // Files are kept in the package's default Cache API cache: a reload, or a switch of device, downloads nothing.
+    // The demo's server versions its model URLs (?v=size-mtime), so a rebuilt model is fetched afresh.
+    onProgress: (p: { file: string; loaded: number; total: number | null; fromCache: boolean }) => post({ id, progress: p }),
     // The WebGPU path reports its CPU fallbacks here (no adapter, unsupported graph, failed probe, GPU error),
     // at load or later, at the first rerank.
     onWarning: (message: string) => notes.push(message),
