@@ -31,9 +31,9 @@ export default {
       const body = await request.json();
       if (pathname === "/evaluate") return json(evaluate(body.qrels, body.run, body.measures));
       const documents = (body.documents ?? []).map((d) => (typeof d === "string" ? d : d?.text));
-      // Small batches keep the activations (batch × heads × tokens² for attention) well inside a Worker's 128 MB;
+      // One pair per model call keeps the activations (batch × heads × tokens² for attention) inside a Worker's 128 MB;
       // on one thread they cost no throughput.
-      const batchSize = Number(env.BATCH_SIZE ?? 2);
+      const batchSize = Number(env.BATCH_SIZE ?? 1);
       const results = await (await ranker(env)).rerank(body.query, documents, { topK: body.top_n ?? null, batchSize });
       return json({ results: results.map((r) => ({ index: r.index, relevance_score: r.score })) });
     } catch (e) {
