@@ -19,7 +19,8 @@ struct AttnParams {
 @group(0) @binding(3) var<storage, read_write> ctx: array<f32>;
 
 const WG: u32 = 64u;
-const F32_MIN: f32 = -3.40282347e+38;
+// f32::MIN exactly (hex): the decimal -3.40282347e+38 rounds past f32::MAX, which Chromium (Tint) rejects.
+const F32_MIN: f32 = -0x1.fffffep+127f;
 
 var<workgroup> sc: array<f32, 512>;
 var<workgroup> qs: array<f32, 128>;

@@ -1,7 +1,8 @@
 // Embedding gather + layer norm, one workgroup (256 threads) per token row r = b·S + t:
 //   e = word[ids[r]] + pos[t] + type[types[r]]            (t = r mod S; type term skipped when has_type = 0)
 //   μ = Σᵢ eᵢ / H,  σ² = Σᵢ (eᵢ − μ)² / H,  out[r] = (e − μ) / √(σ² + ε) · γ + β
-// Two-pass variance (no E[x²] − μ² cancellation). H ≤ 1024 (4 values per thread kept in registers).
+// μ and 1/√(σ² + ε) come from layer_norm.wgsl's `ln_stats` (two-pass variance), prepended to this file.
+// H ≤ 1024 (4 values per thread kept in registers).
 //
 // Bindings: 0 params, 1 ids [R] u32, 2 types [R] u32, 3 word [V, H], 4 pos [P, H], 5 type [T, H],
 // 6 ln [2, H] (γ then β), 7 out [R, H]. Dispatch: R workgroups split over (x, y), row = wid.y·nwg.x + wid.x.
@@ -20,19 +21,6 @@ struct EmbParams {
 @group(0) @binding(6) var<storage, read> ln: array<f32>;
 @group(0) @binding(7) var<storage, read_write> out: array<f32>;
 
-var<workgroup> red: array<f32, 256>;
-
-fn wg_sum(v: f32, lid: u32) -> f32 {
-    red[lid] = v;
-    workgroupBarrier();
-    for (var s = 128u; s > 0u; s = s >> 1u) {
-        if (lid < s) { red[lid] = red[lid] + red[lid + s]; }
-        workgroupBarrier();
-    }
-    let r = red[0];
-    workgroupBarrier();
-    return r;
-}
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -44,7 +32,6 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     let id = min(ids[row], p.vocab - 1u);
     let ty = min(types[row], p.types_n - 1u);
     var v: array<f32, 4>;
-    var s = 0.0;
     for (var j = 0u; j < 4u; j = j + 1u) {
         let i = lid + j * 256u;
         var e = 0.0;
@@ -53,17 +40,10 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
             if (p.has_type == 1u) { e = e + typ[ty * h + i]; }
         }
         v[j] = e;
-        s = s + e;
     }
-    let mean = wg_sum(s, lid) / f32(h);
-    var q = 0.0;
+    let st = ln_stats(v, h, lid, p.eps);
     for (var j = 0u; j < 4u; j = j + 1u) {
         let i = lid + j * 256u;
-        if (i < h) { let d = v[j] - mean; q = q + d * d; }
-    }
-    let inv = 1.0 / sqrt(wg_sum(q, lid) / f32(h) + p.eps);
-    for (var j = 0u; j < 4u; j = j + 1u) {
-        let i = lid + j * 256u;
-        if (i < h) { out[row * h + i] = (v[j] - mean) * inv * ln[i] + ln[h + i]; }
+        if (i < h) { out[row * h + i] = (v[j] - st.x) * st.y * ln[i] + ln[h + i]; }
     }
 }

@@ -16,19 +16,33 @@ struct LnParams {
 @group(0) @binding(2) var<storage, read> ln: array<f32>;
 @group(0) @binding(3) var<storage, read_write> hs: array<f32>;
 
-var<workgroup> red: array<f32, 256>;
+// BEGIN ln_stats
+// The row statistics of a layer norm over a 256-thread workgroup, each thread holding up to 4 of the row's H
+// values (column lid + 256·j, zeros past H): returns (μ, 1/√(σ² + ε)) with the two-pass variance
+// σ² = Σᵢ (vᵢ − μ)² / H (no E[x²] − μ² cancellation). Shared with embeddings.wgsl, which gets these lines prepended.
+var<workgroup> ln_red: array<f32, 256>;
 
 fn wg_sum(v: f32, lid: u32) -> f32 {
-    red[lid] = v;
+    ln_red[lid] = v;
     workgroupBarrier();
     for (var s = 128u; s > 0u; s = s >> 1u) {
-        if (lid < s) { red[lid] = red[lid] + red[lid + s]; }
+        if (lid < s) { ln_red[lid] = ln_red[lid] + ln_red[lid + s]; }
         workgroupBarrier();
     }
-    let r = red[0];
+    let r = ln_red[0];
     workgroupBarrier();
     return r;
 }
+
+fn ln_stats(v: array<f32, 4>, h: u32, lid: u32, eps: f32) -> vec2<f32> {
+    let mean = wg_sum(v[0] + v[1] + v[2] + v[3], lid) / f32(h);
+    var q = 0.0;
+    for (var j = 0u; j < 4u; j = j + 1u) {
+        if (lid + j * 256u < h) { let d = v[j] - mean; q = q + d * d; }
+    }
+    return vec2<f32>(mean, 1.0 / sqrt(wg_sum(q, lid) / f32(h) + eps));
+}
+// END ln_stats
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
@@ -37,23 +51,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
     if (row >= p.rows) { return; }
     let h = p.hidden;
     var v: array<f32, 4>;
-    var s = 0.0;
     for (var j = 0u; j < 4u; j = j + 1u) {
         let i = lid + j * 256u;
         var e = 0.0;
         if (i < h) { e = x[row * h + i] + hs[row * h + i]; }
         v[j] = e;
-        s = s + e;
     }
-    let mean = wg_sum(s, lid) / f32(h);
-    var q = 0.0;
+    let st = ln_stats(v, h, lid, p.eps);
     for (var j = 0u; j < 4u; j = j + 1u) {
         let i = lid + j * 256u;
-        if (i < h) { let d = v[j] - mean; q = q + d * d; }
-    }
-    let inv = 1.0 / sqrt(wg_sum(q, lid) / f32(h) + p.eps);
-    for (var j = 0u; j < 4u; j = j + 1u) {
-        let i = lid + j * 256u;
-        if (i < h) { hs[row * h + i] = (v[j] - mean) * inv * ln[i] + ln[h + i]; }
+        if (i < h) { hs[row * h + i] = (v[j] - st.x) * st.y * ln[i] + ln[h + i]; }
     }
 }

@@ -29,6 +29,18 @@ pub mod source {
     pub fn matmul() -> String {
         format!("{}\n{}", gelu_fn(), MATMUL)
     }
+
+    /// The layer-norm statistics of layer_norm.wgsl (between its BEGIN/END ln_stats markers).
+    pub fn ln_stats() -> &'static str {
+        let start = LAYER_NORM.find("// BEGIN ln_stats").expect("layer_norm.wgsl has a BEGIN ln_stats marker");
+        let end = LAYER_NORM.find("// END ln_stats").expect("layer_norm.wgsl has an END ln_stats marker");
+        &LAYER_NORM[start..end]
+    }
+
+    /// embeddings.wgsl with layer_norm.wgsl's row statistics prepended (one reduction for both kernels).
+    pub fn embeddings() -> String {
+        format!("{}\n{}", ln_stats(), EMBEDDINGS)
+    }
 }
 
 /// Largest hidden size the row kernels (embeddings, layer norm, classifier, pooling) handle.
@@ -114,7 +126,7 @@ impl Embeddings {
         ln: &wgpu::Buffer,
         out: &wgpu::Buffer,
     ) -> Self {
-        let p = gpu.pipeline("embeddings", || source::EMBEDDINGS.to_string());
+        let p = gpu.pipeline("embeddings", source::embeddings);
         Embeddings(Dispatch::new(gpu, "embeddings", p, &[ids, types, word, pos, typ, ln, out]))
     }
 

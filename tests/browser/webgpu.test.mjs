@@ -1,0 +1,121 @@
+// WebGPU through the package in headless Chromium: CrossEncoder.load({device: "webgpu"}) vs {device: "cpu"} on the
+// reference pairs of ce-parity-1 and ce-probe (tests/fixtures/models/reference, padded batches of 8): logits
+// within 1e-3, same rerank order, `ranker.device === "webgpu"` and a passed parity probe.
+//
+//   node --test tests/browser/webgpu.test.mjs      (needs pkg/dist built, `npm run fixtures`, /usr/bin/chromium)
+//   RERANKIT_WEBGPU_FULL=1 node --test tests/browser/webgpu.test.mjs    all 30 reference pairs (5–512 tokens)
+//
+// SwiftShader runs the kernels on the CPU, far slower than tract, so by default the test takes the 10 reference
+// pairs that cover the shapes — the 9 hand-written short pairs (5–65 tokens) and the 512-token truncated one, in
+// padded batches — and RERANKIT_WEBGPU_FULL=1 (for machines with a GPU) takes all 30.
+//
+// Chromium offers WebGPU without a GPU through SwiftShader (its software Vulkan) once `--enable-unsafe-webgpu` is
+// given (Linux); `--disable-gpu-sandbox` lets its GPU process start in containers. Without an adapter the test
+// does not pass as if WebGPU ran: the parity test is reported SKIPPED with the reason. The fallback test starts
+// Chromium without `--enable-unsafe-webgpu` (navigator.gpu present, no adapter) and checks that "webgpu" and
+// "auto" then warn, report device "cpu" and score exactly as the CPU path.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { BASE_ARGS, WEBGPU_ARGS, root, withPage } from "./webgpu_page.mjs";
+
+const TOL = 1e-3;
+const FULL = process.env.RERANKIT_WEBGPU_FULL === "1";
+const reference = (name) => JSON.parse(readFileSync(path.join(root, "tests/fixtures/models/reference", `${name}.json`), "utf8"));
+
+/** In the page: `name` loaded on `device` "webgpu" and "cpu", reference pairs scored and a list reranked on both. */
+function parityInPage({ name, pairs, batchSize }) {
+  const files = (f) => ({ model: `/models/${name}/${f}`, tokenizer: `/models/${name}/tokenizer.json`, config: `/models/${name}/config.json` });
+  return (async () => {
+    const { CrossEncoder } = window.rerankit;
+    const warnings = [];
+    let t = performance.now();
+    const gpu = await CrossEncoder.load({ ...files("model.onnx"), device: "webgpu", onWarning: (m) => warnings.push(m) });
+    const gpuLoadMs = performance.now() - t;
+    const cpu = await CrossEncoder.load({ ...files("model.onnx"), device: "cpu" });
+    t = performance.now();
+    const gpuLogits = Array.from(await gpu.score(pairs, { batchSize }));
+    const gpuMs = performance.now() - t;
+    t = performance.now();
+    const cpuLogits = Array.from(await cpu.score(pairs, { batchSize }));
+    const cpuMs = performance.now() - t;
+    const docs = pairs.slice(0, 12).map((p) => p[1]);
+    const gpuRanked = await gpu.rerank(pairs[0][0], docs, { topK: null, batchSize });
+    const cpuRanked = await cpu.rerank(pairs[0][0], docs, { topK: null, batchSize });
+    const out = { device: gpu.device, webgpu: gpu.webgpu, warnings, gpuLogits, cpuLogits, gpuRanked, cpuRanked, gpuLoadMs, gpuMs, cpuMs };
+    gpu.free();
+    cpu.free();
+    return out;
+  })();
+}
+
+const maxDiff = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
+
+test("WebGPU in headless Chromium: logits within 1e-3 of the CPU path on the reference pairs (ce-parity-1, ce-probe)", async (t) => {
+  await withPage(WEBGPU_ARGS, async (page, logs) => {
+    const adapter = await page.evaluate(() => window.adapterInfo());
+    if (!adapter) {
+      const msg = "NO WEBGPU ADAPTER in this Chromium (navigator.gpu.requestAdapter() gave none): WebGPU parity NOT tested here — only the CPU fallback (next test)";
+      console.error(`\n!!! ${msg}\n`);
+      t.skip(msg);
+      return;
+    }
+    t.diagnostic(`adapter: ${JSON.stringify(adapter)}`);
+    console.log(`[webgpu] Chromium adapter: ${JSON.stringify(adapter)}${adapter.isFallbackAdapter ? " (software fallback adapter: no GPU)" : ""}`);
+    for (const name of ["ce-parity-1", "ce-probe"]) {
+      const ref = reference(name);
+      const picked = FULL ? ref.pairs : ref.pairs.filter((p) => p.num_tokens <= 65 || p.num_tokens === 512);
+      const pairs = picked.map((p) => [p.query, p.passage]);
+      const r = await page.evaluate(parityInPage, { name, pairs, batchSize: 8 });
+      assert.equal(r.device, "webgpu", `${name}: fell back to the CPU: ${JSON.stringify(r.warnings)}\n${logs.join("\n")}`);
+      assert.deepEqual(r.warnings, []);
+      assert.ok(r.webgpu?.probe?.passed, `${name}: probe ${JSON.stringify(r.webgpu?.probe)}`);
+      const d = maxDiff(r.gpuLogits, r.cpuLogits);
+      const dRef = maxDiff(r.gpuLogits, picked.flatMap((p) => p.logits_fp32));
+      const line = `${name}: ${pairs.length} reference pairs (batches of 8) on ${r.webgpu.adapter}: max |webgpu − cpu| = ${d.toExponential(2)}, ` +
+        `max |webgpu − onnxruntime| = ${dRef.toExponential(2)}; probe max diff ${r.webgpu.probe.maxAbsDiff.toExponential(2)}; ` +
+        `webgpu ${(r.gpuMs / 1000).toFixed(1)} s (load ${(r.gpuLoadMs / 1000).toFixed(1)} s), cpu ${(r.cpuMs / 1000).toFixed(1)} s`;
+      console.log(`[webgpu] ${line}`);
+      t.diagnostic(line);
+      assert.equal(r.gpuLogits.length, picked.length * ref.num_labels);
+      assert.ok(d <= TOL, `${name}: max |webgpu − cpu| = ${d} > ${TOL}`);
+      assert.deepEqual(r.gpuRanked.map((x) => x.index), r.cpuRanked.map((x) => x.index), `${name}: rerank order`);
+      r.gpuRanked.forEach((x, i) => assert.ok(Math.abs(x.score - r.cpuRanked[i].score) <= TOL, `${name}: rerank score ${i}`));
+    }
+  });
+});
+
+test("WebGPU in headless Chromium without an adapter: \"webgpu\" and \"auto\" warn, run on the CPU, score as the CPU path", async () => {
+  await withPage(BASE_ARGS, async (page) => {
+    const pairs = reference("ce-probe").pairs.slice(0, 6).map((p) => [p.query, p.passage]);
+    const r = await page.evaluate(async (pairs) => {
+      const { CrossEncoder } = window.rerankit;
+      const files = { model: "/models/ce-probe/model.onnx", tokenizer: "/models/ce-probe/tokenizer.json", config: "/models/ce-probe/config.json" };
+      const out = { hasGpuProperty: !!navigator.gpu, adapter: await window.adapterInfo() };
+      const cpu = await CrossEncoder.load({ ...files, device: "cpu" });
+      out.cpu = { device: cpu.device, webgpu: cpu.webgpu ?? null, scores: Array.from(await cpu.score(pairs)) };
+      cpu.free();
+      for (const device of ["webgpu", "auto"]) {
+        const warnings = [];
+        const ce = await CrossEncoder.load({ ...files, device, onWarning: (m) => warnings.push(m) });
+        out[device] = { device: ce.device, warnings, info: ce.webgpu ?? null, scores: Array.from(await ce.score(pairs)) };
+        ce.free();
+      }
+      return out;
+    }, pairs);
+    assert.equal(r.adapter, null, "this launch must expose no adapter");
+    assert.equal(r.cpu.device, "cpu");
+    assert.equal(r.cpu.webgpu, null);
+    for (const device of ["webgpu", "auto"]) {
+      const x = r[device];
+      assert.equal(x.device, "cpu", device);
+      assert.equal(x.warnings.length, 1, `${device}: ${JSON.stringify(x.warnings)}`);
+      assert.match(x.warnings[0], /WebGPU unavailable, using the CPU: .*no WebGPU adapter/);
+      assert.deepEqual(x.info.warnings, x.warnings);
+      assert.equal(x.info.adapter, undefined);
+      assert.deepEqual(x.scores, r.cpu.scores, `${device}: CPU fallback scores`);
+      console.log(`[webgpu] no adapter, device "${device}" → cpu, warning: ${x.warnings[0]}`);
+    }
+  });
+});
