@@ -6,6 +6,7 @@ use rerankit::eval::haystack::metrics::{AnswerScope, DocumentScope, EvalMode, Me
 use rerankit::eval::haystack::numpy_argsort::argsort_quicksort;
 use rerankit::eval::haystack::{parse_eval_input, ContextMatching, EvaluationResult, NodeTable};
 use serde_json::Value;
+use std::io::Read;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -204,20 +205,38 @@ fn wrong_examples_options(a: &Value) -> WrongExamplesOptions {
     o
 }
 
+/// Every case of wrong_examples.json on `r`; the differences found.
+fn wrong_examples_differences(r: &EvaluationResult) -> Vec<String> {
+    let cases = read_json("wrong_examples.json");
+    assert!(cases.as_array().unwrap().len() >= 14);
+    let mut bad = Vec::new();
+    for case in cases.as_array().unwrap() {
+        let a = &case["args"];
+        let o = wrong_examples_options(a);
+        let got = Value::Array(r.wrong_examples(a["node"].as_str().unwrap(), &o).unwrap());
+        if let Err(e) = close(&got, &case["result"], &a.to_string()) {
+            bad.push(e);
+        }
+    }
+    bad
+}
+
 #[test]
 fn wrong_examples_equal_haystack() {
     // Haystack's wrong_examples on its in-memory EvaluationResult; rerankit's on the rows it built (which
     // rows_equal_haystack_build_eval_dataframe shows are Haystack's). Exact: which queries, their order
     // (ties in numpy's quicksort order), the columns of each row, null vs "".
-    let cases = read_json("wrong_examples.json");
-    let mut bad = Vec::new();
-    for case in cases.as_array().unwrap() {
-        let a = &case["args"];
-        let o = wrong_examples_options(a);
-        let got = Value::Array(built().wrong_examples(a["node"].as_str().unwrap(), &o).unwrap());
-        if let Err(e) = close(&got, &case["result"], &a.to_string()) {
-            bad.push(e);
-        }
-    }
-    assert!(bad.is_empty(), "{} of {} cases differ:\n{}", bad.len(), cases.as_array().unwrap().len(), bad.join("\n"));
+    let bad = wrong_examples_differences(built());
+    assert!(bad.is_empty(), "{} cases differ:\n{}", bad.len(), bad.join("\n"));
+}
+
+#[test]
+fn wrong_examples_equal_haystack_on_its_own_rows() {
+    // the same on Haystack's in-memory rows themselves (node_results.json.gz), read with from_json
+    let mut text = String::new();
+    let gz = std::fs::read(fixture("node_results.json.gz")).unwrap();
+    flate2::read::GzDecoder::new(&gz[..]).read_to_string(&mut text).unwrap();
+    let r = EvaluationResult::from_json(&serde_json::from_str(&text).unwrap()).unwrap();
+    let bad = wrong_examples_differences(&r);
+    assert!(bad.is_empty(), "{} cases differ:\n{}", bad.len(), bad.join("\n"));
 }
