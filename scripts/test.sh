@@ -22,7 +22,7 @@ rust_suites=(
   --lib --bins
   --test metrics_trec_eval --test metrics_inputs --test metrics_profiles --test metrics_collection
   --test rankers_recentness --test rankers_lost_in_the_middle --test rankers_diversity --test rankers_fusion
-  --test rankers_adaptive_weight
+  --test rankers_adaptive_weight --test rankers_pipeline_value
   --test agent_eval --test agent_eval_llm --test agent_eval_bad_input
   --test haystack_eval_squad
 )

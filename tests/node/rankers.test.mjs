@@ -201,3 +201,76 @@ test("adaptiveRerank returns the weight with the re-sorted documents; Pipeline c
   const out = await pipeline.run(goldenDocs());
   assert.deepEqual(out.map((d) => d.id), ["d4", "d1", "d3"]);
 });
+
+// Issue #15 item 7 through the package: the same stages and pinned numbers as tests/rankers_pipeline_value.rs
+// (SciFact test split; BM25 top-100 → ce-probe's onnxruntime logits on the BM25 top d → RRF / adaptive weight).
+const PIPELINE_DEPTH = 10;
+const PIPELINE_PINNED = [
+  ["bm25", [0.676188310640964, 0.6413068783068784, 0.8013333333333332]],
+  ["ce-probe", [0.4600808901818566, 0.3642195767195767, 0.8013333333333332]],
+  ["rrf", [0.611109259043472, 0.5559246031746031, 0.8013333333333332]],
+  ["adaptive", [0.6262108430598533, 0.5777288359788358, 0.8013333333333332]],
+  ["adaptive-minmax", [0.5324245134583315, 0.4555767195767195, 0.8013333333333332]],
+];
+const PIPELINE_MEAN_WEIGHT = [3.88094020746025, 3.88094020746025];
+test("measured value on the SciFact fixtures: BM25 → ce-probe → RRF and adaptive weight", async () => {
+  const { readFileSync } = await import("node:fs");
+  const { evaluate } = await import("rerankit");
+  const dir = new URL("../fixtures/collection/", import.meta.url);
+  const read = (rel) => readFileSync(new URL(rel, dir), "utf8");
+  const trecRun = (rel) => {
+    const out = new Map();
+    for (const line of read(rel).split("\n")) {
+      if (!line.trim()) continue;
+      const [q, , d, , s] = line.split(/\s+/);
+      if (!out.has(q)) out.set(q, []);
+      out.get(q).push([d, Number(s)]);
+    }
+    return out;
+  };
+  // trec_eval's order: score descending, ties by doc id descending (byte order = JS order for ASCII ids).
+  const trecOrder = (r) => r.slice().sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0));
+  const bm25 = new Map([...trecRun("runs/bm25.trec")].map(([q, r]) => [q, trecOrder(r)]));
+  const ceFile = trecRun("runs/ce_probe.trec");
+  const qids = [...bm25.keys()].sort((a, b) => Number(a) - Number(b));
+  const depth = Math.min(...qids.map((q) => ceFile.get(q).length));
+  assert.equal(depth, PIPELINE_DEPTH);
+  const ceScore = new Map(qids.map((q) => [q, new Map(ceFile.get(q))]));
+  const candidates = new Map(qids.map((q) => [q, bm25.get(q).slice(0, depth).map(([d, s]) => [d, s, ceScore.get(q).get(d)])]));
+  const ceStage = new Map(qids.map((q) => [q, trecOrder(candidates.get(q).map(([d, , s]) => [d, s]))]));
+  const asObject = (stage) => Object.fromEntries([...stage].map(([q, r]) => [q, Object.fromEntries(r)]));
+  // fuse's order: score descending, ties by doc id ascending (rerankit's documented fusion tie rule).
+  const fuseOrder = (o) => Object.entries(o).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const rrfObj = fuse([asObject(bm25), asObject(ceStage)], { method: "rrf", k: 60 });
+  const rrf = new Map(qids.map((q) => [q, fuseOrder(rrfObj[q])]));
+  const minMax = (q, scores) => {
+    const one = fuse([{ [q]: Object.fromEntries(scores) }], { method: "combsum", norm: "min-max" })[q];
+    return scores.map(([d]) => one[d]);
+  };
+  const weights = [0, 0];
+  const adaptiveStage = (normalise, slot) =>
+    new Map(qids.map((q) => {
+      const c = candidates.get(q);
+      let before = c.map(([, s]) => s);
+      let after = c.map(([, , s]) => s);
+      if (normalise) {
+        before = minMax(q, c.map(([d, s]) => [d, s]));
+        after = minMax(q, c.map(([d, , s]) => [d, s]));
+      }
+      const docs = c.map(([d], i) => new Document({ content: d, id: d, score: before[i] }));
+      const res = adaptiveRerank(docs, after, { error: "rmse", minWeight: 0 });
+      weights[slot] += res.weight / qids.length;
+      return [q, res.documents.map((doc) => [doc.id, doc.score])];
+    }));
+  const stages = [["bm25", bm25], ["ce-probe", ceStage], ["rrf", rrf], ["adaptive", adaptiveStage(false, 0)], ["adaptive-minmax", adaptiveStage(true, 1)]];
+  const qrels = read("qrels.test.trec");
+  stages.forEach(([name, stage], i) => {
+    const text = qids.flatMap((q) => stage.get(q).map(([d, s], r) => `${q} Q0 ${d} ${r + 1} ${s} ${name}`)).join("\n");
+    const e = evaluate(qrels, text, ["ndcg@10", "mrr@10", "recall@10"], { ties: "input" });
+    assert.equal(Object.keys(e.perQuery).length, 300);
+    const [pinnedName, want] = PIPELINE_PINNED[i];
+    assert.equal(name, pinnedName);
+    ["ndcg@10", "mrr@10", "recall@10"].forEach((m, j) => close(e.aggregate[m], want[j], 1e-6));
+  });
+  weights.forEach((w, i) => close(w, PIPELINE_MEAN_WEIGHT[i], 1e-6));
+});
