@@ -5,6 +5,9 @@
 #   bash scripts/fixtures.sh --force                  rebuild every model even if cached
 #   bash scripts/fixtures.sh --regenerate-references  developer only: also install the reference tools and
 #                                                     regenerate tests/fixtures/{models,collection} outputs
+#                                                     (ce-probe over BM25's top 100 is ~95 CPU-minutes and
+#                                                     resumable; env CE_DEPTH=10 shortens it, see
+#                                                     tests/fixtures/README.md §5)
 #
 # Cache: RERANKIT_MODELS (default ~/.cache/rerankit/models); Python tools in a venv beside it
 # ($(dirname RERANKIT_MODELS)/venv). What is cached and valid (sha256 in $RERANKIT_MODELS/manifest.json)
@@ -20,7 +23,7 @@ for arg in "$@"; do
   case "$arg" in
     --regenerate-references) MODE=references ;;
     --force) FORCE=(--force) ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$arg' (try --help)" ;;
   esac
 done
