@@ -229,7 +229,7 @@ test("the evaluation view: the reranked sample's metrics equal evaluate() in Nod
   console.log(`nDCG@10 before ${expected.before.aggregate.ndcg_cut_10}, after ${expected.after.aggregate.ndcg_cut_10}; screenshots in ${path.relative(root, SHOTS)}/`);
 });
 
-test("bad input: the page names the field and the error code, and says when no model is loaded", { timeout: LONG }, async () => {
+test("bad input and cancel: the page names the field and the error code, and says when no model is loaded", { timeout: LONG }, async () => {
   await page.fill("[data-testid=eval-run]", "127 Q0 21598000 1 high bm25\n");
   await page.click("[data-testid=evaluate]");
   await untilReady();
@@ -238,6 +238,14 @@ test("bad input: the page names the field and the error code, and says when no m
   await page.fill("[data-testid=query]", " ");
   await page.click("[data-testid=rerank]");
   assert.match(await text("message"), /^query: empty/);
+
+  // Cancel a download in flight (ce-parity-1 is not in this profile's cache yet).
+  await page.selectOption("[data-testid=local-model]", { label: "ce-parity-1/model.onnx" });
+  await page.click("[data-testid=load]");
+  await page.click("[data-testid=cancel]");
+  await page.waitForFunction(() => document.querySelector("[data-testid=status]")?.textContent === "no model", null, { timeout: LONG });
+  assert.match(await text("message"), /^loading failed: (ABORTED|AbortError): /);
+  assert.ok(await page.isHidden("[data-testid=cancel]"), "no cancel button once idle");
 
   await page.fill("[data-testid=model-url]", "./models/ce-probe/no-such-model.onnx");
   await page.click("[data-testid=load]");

@@ -26,6 +26,7 @@ const ui = {
   localModel: $<HTMLSelectElement>("local-model"),
   deviceChoice: $<HTMLSelectElement>("device-choice"),
   load: $<HTMLButtonElement>("load"),
+  cancel: $<HTMLButtonElement>("cancel"),
   modelUrl: $<HTMLInputElement>("model-url"),
   tokenizerUrl: $<HTMLInputElement>("tokenizer-url"),
   progress: $<HTMLProgressElement>("progress"),
@@ -105,7 +106,8 @@ function fail(text: string, fatal = false) {
 /** `CODE: message` for a RerankitError (its stable code, and the message naming the field at fault). */
 const describe = (e: unknown) => {
   const err = e as { code?: string; message?: string };
-  return err?.code ? `${err.code}: ${err.message}` : String(err?.message ?? e);
+  const kind = err?.code ?? (e as Error)?.name;
+  return kind ? `${kind}: ${err.message}` : String(err?.message ?? e);
 };
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(0)} ms`);
@@ -122,6 +124,7 @@ async function loadModel() {
   ui.device.textContent = "none";
   ui.deviceNote.textContent = "";
   setBusy("loading model");
+  ui.cancel.hidden = false;
   const progress = new Map<string, { loaded: number; total: number | null; fromCache: boolean }>();
   ui.progress.value = 0;
   ui.progress.dataset.bytes = "0";
@@ -151,6 +154,7 @@ async function loadModel() {
     ui.progressText.textContent = "";
     fail(`loading failed: ${describe(e)}`);
   } finally {
+    ui.cancel.hidden = true;
     setBusy(null);
   }
 }
@@ -369,6 +373,7 @@ for (const q of SAMPLE) ui.sample.append(new Option(`${q.qid}: ${q.query}`, q.qi
 ui.sample.onchange = applySample;
 ui.localModel.onchange = applyLocalModel;
 ui.load.onclick = loadModel;
+ui.cancel.onclick = () => worker.postMessage({ id: 0, request: { type: "cancel" } });
 ui.rerank.onclick = rerank;
 ui.evalSample.onclick = rerankSampleAndEvaluate;
 ui.evaluate.onclick = () => void (busy ? undefined : evaluateRuns());

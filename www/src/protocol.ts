@@ -27,7 +27,12 @@ export interface EvaluateRequest {
   measures: string[];
 }
 
-export type Request = LoadRequest | RerankRequest | EvaluateRequest;
+/** Aborts the model download in flight; answered by the load's own rejection (ABORTED). */
+export interface CancelRequest {
+  type: "cancel";
+}
+
+export type Request = LoadRequest | RerankRequest | EvaluateRequest | CancelRequest;
 
 /** On WebGPU (`ranker.webgpu`): the adapter, and after the first rerank the CPU parity probe's verdict. */
 export interface GpuInfo {

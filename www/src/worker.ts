@@ -13,11 +13,16 @@ let ranker: CrossEncoder | null = null;
 /** Why the model is not on the device asked for: the load's fallback, then every `onWarning` (probe, GPU error…). */
 let notes: string[] = [];
 
+/** Aborts the download in flight (the "Cancel" button); parsing the model, once started, runs to its end. */
+let loading: AbortController | null = null;
+
 async function load(id: number, req: LoadRequest): Promise<LoadReply> {
   ranker?.free();
   ranker = null;
   notes = [];
+  loading = new AbortController();
   const options = {
+    signal: loading.signal,
     model: req.model,
     tokenizer: req.tokenizer,
     // Files are kept in the package's default Cache API cache: a reload, or a switch of device, downloads nothing.
@@ -36,6 +41,7 @@ async function load(id: number, req: LoadRequest): Promise<LoadReply> {
     notes.push(`${req.device} unavailable (${(e as Error).message}); running on the CPU`);
     ranker = await rr.CrossEncoder.load({ ...options, device: "cpu" });
   }
+  loading = null;
   const loadMs = performance.now() - t0;
   return { ...where(ranker), numLabels: ranker.numLabels, maxLength: ranker.maxLength, loadMs };
 }
@@ -93,7 +99,7 @@ function evaluate(req: EvaluateRequest): EvaluateReply {
 
 async function handle(id: number, req: Request) {
   try {
-    const reply = req.type === "load" ? await load(id, req) : req.type === "rerank" ? await rerank(req) : evaluate(req);
+    const reply = req.type === "load" ? await load(id, req) : req.type === "rerank" ? await rerank(req) : evaluate(req as EvaluateRequest);
     post({ id, ok: true, reply });
   } catch (e) {
     const err = e as { code?: string; message?: string };
@@ -105,6 +111,8 @@ async function handle(id: number, req: Request) {
 let queue: Promise<void> = Promise.resolve();
 scope.onmessage = (event: MessageEvent<{ id: number; request: Request }>) => {
   const { id, request } = event.data;
+  // A cancel must not wait behind the load it cancels.
+  if (request.type === "cancel") return loading?.abort();
   queue = queue.then(() => handle(id, request));
 };
 
