@@ -360,4 +360,4 @@ export function combineScores(retrieverScores: ArrayLike<number>, rerankerScores
   return Array.from(wasm.combineScores(s, r, rw, kw));
 }
 
-export { Pipeline, adaptiveRerank, type AdaptiveRerankOptions, type AdaptiveRerankResult, type PipelineStep } from "./pipeline.js";
+export { Pipeline, adaptiveRerank, rerankPipeline, type AdaptiveRerankOptions, type AdaptiveRerankResult, type PipelineStep, type NamedStep, type PipelineStage, type PipelineResult, type PairReranker, type RerankPipelineOptions, type RerankPipelineResult } from "./pipeline.js";

@@ -27,7 +27,7 @@ rust_suites=(
   --test haystack_eval_squad
 )
 pending_rust_suites=(--test inference_models --test inference_collection --test webgpu_kernels --test webgpu_parity --test haystack_eval)
-node_suites=(tests/node/document.test.mjs tests/node/metrics.test.mjs tests/node/rankers.test.mjs
+node_suites=(tests/node/document.test.mjs tests/node/metrics.test.mjs tests/node/rankers.test.mjs tests/node/pipeline.test.mjs
   tests/node/agent_eval.test.mjs tests/node/haystack_eval.test.mjs)
 pending_node_suites=(tests/node/cross_encoder.test.mjs)
 
