@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The runtime budgets of issue 9, measured: `node bench/runtimes.mjs [--model-file model_int8.onnx] [--runs 3]`
+// The runtime budgets of issue 9, measured: `node bench/runtimes.mjs [--model-file model_int8.onnx] [--runs 1] [--only node,deno,workerd,chromium]`
 //
 // - wasm size, raw and gzip (pkg/dist/wasm/rerankit_bg.wasm, as published);
 // - cold start per runtime — Node, Deno, workerd (a real Worker, examples/worker), headless Chromium: instantiate
@@ -25,7 +25,7 @@ const arg = (name, fallback) => {
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const MODEL_FILE = arg("model-file", "model_int8.onnx");
-const RUNS = Number(arg("runs", "3"));
+const RUNS = Number(arg("runs", "1"));
 const models = process.env.RERANKIT_MODELS ?? path.join(homedir(), ".cache", "rerankit", "models");
 const modelDir = path.join(models, "ce-probe");
 const CHROMIUM = process.env.RERANKIT_CHROMIUM ?? "/usr/bin/chromium";
@@ -211,7 +211,8 @@ const report = {
 };
 console.log(`wasm ${MiB(report.wasm.raw)} MiB raw, ${MiB(report.wasm.gzip)} MiB gzip; model ${report.model} ${MiB(report.modelBytes)} MiB; ${RUNS} runs each, medians`);
 try {
-  for (const [name, fn] of Object.entries({ node, deno, workerd, chromium })) {
+  const only = arg("only", "node,deno,workerd,chromium").split(",");
+  for (const [name, fn] of Object.entries({ node, deno, workerd, chromium }).filter(([n]) => only.includes(n))) {
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await fn());
     const tops = new Set(runs.map((r) => r.top3.join(",")));

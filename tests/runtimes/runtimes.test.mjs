@@ -125,7 +125,6 @@ async function startWorker(persist) {
 }
 
 test("a Cloudflare Worker in workerd reranks (Cohere response shape) and evaluates; a new isolate loads the model from the Cache API", async () => {
-  linkPackage(path.join(root, "examples", "worker"));
   const persist = mkdtempSync(path.join(tmpdir(), "rerankit-workerd-persist-"));
   const modelPath = `/models/${MODEL}/${MODEL_FILE}`;
   try {

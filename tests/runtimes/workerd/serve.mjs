@@ -8,7 +8,7 @@
 // SIGTERM/SIGINT or stdin closes, then disposes of workerd. Only 127.0.0.1 is used: no login, no telemetry, no
 // Request.cf download (CLOUDFLARE_CF_FETCH_ENABLED=false).
 import path from "node:path";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 
@@ -21,7 +21,16 @@ if (!modelUrl || !tokenizerUrl) {
   console.error("usage: serve.mjs MODEL_URL TOKENIZER_URL");
   process.exit(2);
 }
-const exampleDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../examples/worker");
+// A snapshot of the example and of the package as npm would install it (package.json + pkg/dist): wrangler's
+// bundler always watches its inputs, and a rebuild of pkg/dist during a run would restart the worker mid-request.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const exampleDir = mkdtempSync(path.join(tmpdir(), "rerankit-worker-"));
+process.on("exit", () => rmSync(exampleDir, { recursive: true, force: true }));
+cpSync(path.join(root, "examples", "worker", "wrangler.toml"), path.join(exampleDir, "wrangler.toml"));
+cpSync(path.join(root, "examples", "worker", "src"), path.join(exampleDir, "src"), { recursive: true });
+const installed = path.join(exampleDir, "node_modules", "rerankit");
+cpSync(path.join(root, "package.json"), path.join(installed, "package.json"));
+cpSync(path.join(root, "pkg", "dist"), path.join(installed, "pkg", "dist"), { recursive: true });
 // Where workerd keeps the Cache API's entries: RERANKIT_WORKERD_PERSIST lets a second worker find the first's
 // (the test proves a new isolate does not download the model again); by default a fresh folder, removed at exit.
 const keep = process.env.RERANKIT_WORKERD_PERSIST;
