@@ -123,6 +123,7 @@ async function loadModel() {
   loaded = null;
   ui.device.textContent = "none";
   ui.deviceNote.textContent = "";
+  ui.modelInfo.textContent = "";
   setBusy("loading model");
   ui.cancel.hidden = false;
   const progress = new Map<string, { loaded: number; total: number | null; fromCache: boolean }>();
@@ -149,7 +150,7 @@ async function loadModel() {
     ui.progress.value = 1;
     ui.progressText.textContent = `loaded in ${ms(loaded.loadMs)}${ui.progress.dataset.fromCache !== "0" ? " (files from the browser cache)" : ""}`;
     showDevice(loaded);
-    ui.modelInfo.textContent = `${model.split("/").slice(-2).join("/")} · ${loaded.numLabels} logit${loaded.numLabels === 1 ? "" : "s"} · window ${loaded.maxLength} tokens`;
+    ui.modelInfo.textContent = `${model.split("?")[0].split("/").slice(-2).join("/")} · ${loaded.numLabels} logit${loaded.numLabels === 1 ? "" : "s"} · window ${loaded.maxLength} tokens`;
   } catch (e) {
     ui.progressText.textContent = "";
     fail(`loading failed: ${describe(e)}`);
