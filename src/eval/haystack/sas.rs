@@ -116,9 +116,30 @@ impl SasScorer for CrossEncoderSas<'_> {
         if self.model.num_labels() != 1 {
             return Err(Error::unsupported(format!("SAS needs a cross-encoder with one label, this one has {}", self.model.num_labels())));
         }
-        let refs: Vec<(&str, &str)> = pairs.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
-        let logits = self.model.score(&refs, self.batch_size.max(1))?;
+        let sequences = pairs
+            .iter()
+            .enumerate()
+            .map(|(i, (pred, gold))| self.pair(pred, gold).map_err(|e| Error::new(e.code, format!("sas pairs[{i}]: {}", e.message))))
+            .collect::<Result<Vec<_>>>()?;
+        let logits = self.model.logits(&sequences, self.batch_size.max(1))?;
         Ok(logits.into_iter().map(|x| crate::inference::cross_encoder::sigmoid(x) as f64).collect())
+    }
+}
+
+#[cfg(feature = "cpu")]
+impl CrossEncoderSas<'_> {
+    /// The model input of (prediction, gold answer). Reranking refuses a blank query, but an empty prediction
+    /// is a normal SAS input (Haystack's placeholder row of a query without answers; sentence-transformers
+    /// scores `("", gold)` as `[CLS] [SEP] gold [SEP]`), so a blank prediction gets no query tokens.
+    fn pair(&self, prediction: &str, gold: &str) -> Result<crate::inference::batching::Sequence> {
+        if !prediction.trim().is_empty() {
+            return self.model.encode_pair(prediction, gold);
+        }
+        let tok = self.model.tokenizer();
+        let q = tok.encode("")?;
+        let d = tok.document(&q, gold, 1, 0)?;
+        let w = tok.window(&q);
+        tok.pair(&q, &d, 0, w.min(d.len()))
     }
 }
 
