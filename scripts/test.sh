@@ -4,8 +4,7 @@
 # Node tests against it, then the demo (www/) in headless Chromium, then the runtime matrix (Deno, Cloudflare
 # workerd, headless Chromium; model delivery). `npm test -- rust|node|demo|runtimes|pending` runs one part.
 #
-# "pending" holds the suites of work still in progress (CPU cross-encoder parity, WebGPU kernels, Haystack's
-# wrong_examples): they are written against the real models and references but have not
+# "pending" holds the suites of work still in progress (CPU cross-encoder parity, WebGPU kernels): they are written against the real models and references but have not
 # passed end to end yet, so they run on request (`npm run test:pending`) and join the default set once green.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,9 +23,9 @@ rust_suites=(
   --test rankers_recentness --test rankers_lost_in_the_middle --test rankers_diversity --test rankers_fusion
   --test rankers_adaptive_weight --test rankers_pipeline_value
   --test agent_eval --test agent_eval_llm --test agent_eval_bad_input
-  --test haystack_eval_squad
+  --test haystack_eval_squad --test haystack_eval --test haystack_eval_sas
 )
-pending_rust_suites=(--test inference_models --test inference_collection --test webgpu_kernels --test webgpu_parity --test haystack_eval)
+pending_rust_suites=(--test inference_models --test inference_collection --test webgpu_kernels --test webgpu_parity)
 node_suites=(tests/node/document.test.mjs tests/node/metrics.test.mjs tests/node/rankers.test.mjs tests/node/pipeline.test.mjs
   tests/node/agent_eval.test.mjs tests/node/haystack_eval.test.mjs)
 pending_node_suites=(tests/node/cross_encoder.test.mjs)
