@@ -120,7 +120,7 @@ test("CSV: load then save gives Haystack's bytes; JSON round trip", () => {
   again.free();
 });
 
-test("build from predictions: save, load, save gives the same bytes; metrics computed", () => {
+test("build from predictions: rows equal the start of Haystack's CSVs byte for byte; save, load, save; metrics computed", () => {
   // the first 12 queries (context similarity over every row takes a minute)
   const full = json(hx("eval_input.json"));
   const k = 12;
@@ -136,6 +136,14 @@ test("build from predictions: save, load, save gives the same bytes; metrics com
     const back = EvaluationResult.fromCsv({ [name]: text });
     assert.equal(back.toCsv(name.replace(/\.csv$/, "")), text, name);
     back.free();
+  }
+  // Haystack builds rows query by query, so rows of the first k queries are the first rows of its own CSVs
+  for (const [name, text] of Object.entries(csvFiles())) {
+    const ours = r.toCsv(name.replace(/\.csv$/, ""));
+    const rows = r.nodeResults(name.replace(/\.csv$/, "")).length;
+    assert.ok(rows > k, `${name}: ${rows} rows`);
+    assert.ok(text.startsWith(ours), `${name}: rerankit's rows are not the start of Haystack's CSV`);
+    assert.ok(text.slice(ours.length).startsWith(`${rows},`), `${name}: Haystack's next row is row ${rows}`);
   }
   const m = r.calculateMetrics();
   assert.equal(typeof m.Retriever.recall_single_hit, "number");
