@@ -7,7 +7,7 @@ export {
 export { version, wasmMemoryBytes } from "./runtime.js";
 export { CrossEncoder, Embedder, type Device, type EmbedOptions, type LoadProgress, type ModelLoadOptions, type ModelSource, type RerankDocument, type RerankOptions, type RerankResult, type SourceCache } from "./cross_encoder.js";
 export { type DeviceOption, type ProbeReport, type WebGpuInfo } from "./webgpu_cross_encoder.js";
-export { DEFAULT_CACHE_NAME, type ModelCacheStore } from "./model_source.js";
+export { DEFAULT_CACHE_NAME, type ModelCacheStore, type CacheApiCache } from "./model_source.js";
 export { RecentnessRanker, LostInTheMiddleRanker, DiversityRanker, Pipeline, fuse, adaptiveWeight, combineScores, adaptiveRerank, rerankPipeline, type RecentnessRankerOptions, type RankingMode, type LostInTheMiddleRankerOptions, type DiversityRankerOptions, type DiversityQuery, type TextEmbedder, type DocumentLike, type FusionRun, type FuseOptions, type AdaptiveWeightOptions, type CombineScoresOptions, type AdaptiveRerankOptions, type AdaptiveRerankResult, type PipelineStep, type NamedStep, type PipelineStage, type PipelineResult, type PairReranker, type RerankPipelineOptions, type RerankPipelineResult } from "./rankers.js";
 export { evaluateAgent, aggregateAgent, agentJudgePrompts, agentToYaml, type AgentResult, type AgentInput, type Judge, type JudgeReply, type EvaluateAgentOptions } from "./agent_eval.js";
 export { evaluate, parseQrels, parseRun, compareRuns, ParsedQrels, ParsedRun, type QrelsInput, type RunInput, type NestedScores, type EvaluateOptions, type Evaluation, type MetricValue, type CompareOptions, type MeasureComparison } from "./metrics.js";

@@ -24,6 +24,12 @@ export interface ModelCacheStore {
   put(url: string, bytes: Uint8Array): Promise<void>;
 }
 
+/** The part of a Cache API `Cache` rerankit uses (structural, so Node typings without the DOM lib accept it). */
+export interface CacheApiCache {
+  match(request: string): Promise<Response | undefined>;
+  put(request: string, response: Response): Promise<void>;
+}
+
 /**
  * Where files fetched from a URL are kept:
  * - omitted: the Cache API cache named {@link DEFAULT_CACHE_NAME} wherever `caches` exists (browsers, Workers,
@@ -32,7 +38,7 @@ export interface ModelCacheStore {
  * - a `Cache` (e.g. `caches.default` in a Worker) or a {@link ModelCacheStore}: that one;
  * - `false`: never cache (every load downloads).
  */
-export type SourceCache = ModelCacheStore | Cache | string | false;
+export type SourceCache = ModelCacheStore | CacheApiCache | string | false;
 
 export interface LoadSourceOptions {
   onProgress?: (progress: LoadProgress) => void;
@@ -127,8 +133,8 @@ async function openCache(option: SourceCache | undefined, file: string): Promise
     const store = option as ModelCacheStore;
     return { get: (url) => store.get(url), put: (url, bytes) => store.put(url, bytes) };
   }
-  if (option !== undefined && typeof option === "object" && typeof (option as Cache).match === "function" && typeof (option as Cache).put === "function") {
-    return cacheApi(option as Cache);
+  if (option !== undefined && typeof option === "object" && typeof (option as CacheApiCache).match === "function" && typeof (option as CacheApiCache).put === "function") {
+    return cacheApi(option as CacheApiCache);
   }
   if (option !== undefined && typeof option !== "string") {
     fail("INVALID_ARGUMENT", "cache", "expected false, a Cache API cache name, a Cache, or an object with get(url) and put(url, bytes)");
@@ -148,7 +154,7 @@ async function openCache(option: SourceCache | undefined, file: string): Promise
 }
 
 /** A Cache API cache keyed by the file's URL. */
-function cacheApi(cache: Cache): OpenedCache {
+function cacheApi(cache: CacheApiCache): OpenedCache {
   return {
     async get(url) {
       const hit = await cache.match(url);
