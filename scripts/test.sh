@@ -2,7 +2,8 @@
 # `npm test`: the test suites, on a fresh machine too. Installs what is missing (scripts/setup.sh), builds the
 # models and fixtures (npm run fixtures), runs the Rust tests natively, builds the wasm package once and runs the
 # Node tests against it, then the demo (www/) in headless Chromium, then the runtime matrix (Deno, Cloudflare
-# workerd, headless Chromium; model delivery). `npm test -- rust|node|demo|runtimes|pending` runs one part.
+# workerd, headless Chromium; model delivery), then WebGPU in headless Chromium.
+# `npm test -- rust|node|demo|runtimes|webgpu|pending` runs one part.
 #
 # "pending" holds the suites of work still in progress (CPU cross-encoder parity, WebGPU kernels): they are written against the real models and references but have not
 # passed end to end yet, so they run on request (`npm run test:pending`) and join the default set once green.
@@ -58,6 +59,15 @@ if [ "$part" = all ] || [ "$part" = demo ]; then
   bash scripts/install-chromium.sh
   say "demo: www/ in headless Chromium, checked against the Node entry"
   node --test --test-reporter=spec tests/browser/demo.test.mjs
+fi
+
+if [ "$part" = all ] || [ "$part" = webgpu ]; then
+  # Without a GPU, Chromium's WebGPU adapter is SwiftShader (software), so the test scores the 9 short reference
+  # pairs per model (8.5 min on the loaded 2-core dev machine); RERANKIT_WEBGPU_FULL=1 takes all 30.
+  [ -f pkg/dist/browser.js ] || build_package
+  bash scripts/install-chromium.sh
+  say "WebGPU: the package's WGSL kernels in headless Chromium vs the CPU path, and the no-adapter fallback"
+  node --test --test-reporter=spec tests/browser/webgpu.test.mjs
 fi
 
 if [ "$part" = all ] || [ "$part" = runtimes ]; then
