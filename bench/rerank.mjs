@@ -5,7 +5,8 @@
 //
 // Engines, all one thread, same ONNX file, same tokens (rerankit's own, only_second at 512), same batch size
 // (length-sorted batches padded to their longest row):
-//   rerankit-native  the Rust crate, release build (cargo test --release --test inference_bench -- --ignored)
+//   rerankit-native  the Rust crate (cargo test --profile native-test --test inference_bench -- --ignored:
+//                    release optimisation without LTO, the profile the native tests already built)
 //   rerankit-wasm    the npm package in Node (import "rerankit"; build it first with `npm run build`)
 //   ort-node         onnxruntime-node, CPU EP, intraOpNumThreads 1
 //   ort-web          onnxruntime-web, wasm backend, numThreads 1
@@ -13,7 +14,7 @@
 // Needs `npm run fixtures` (models) and `npm install --prefix bench` (the onnxruntime baselines).
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync } from "node:fs";
-import { gunzipSync } from "node:zlib";
+import { gunzipSync, gzipSync } from "node:zlib";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
@@ -94,7 +95,7 @@ for (const file of ["model.onnx", "model_int8.onnx"]) {
 
 // rerankit native (release).
 if (!skip.has("native")) {
-  const out = execFileSync("cargo", ["test", "--release", "--test", "inference_bench", "--", "--ignored", "--nocapture"], {
+  const out = execFileSync("cargo", ["test", "--profile", "native-test", "--test", "inference_bench", "--", "--ignored", "--nocapture"], {
     cwd: root, env: { ...process.env, RERANKIT_BENCH_QUERIES: String(nQueries), RERANKIT_BENCH_BATCH: String(batch) }, stdio: ["ignore", "pipe", "inherit"],
   }).toString();
   for (const line of out.split("\n").filter((l) => l.startsWith("BENCH "))) {
@@ -162,10 +163,11 @@ for (const file of ["model.onnx", "model_int8.onnx"]) {
 // Size and memory.
 const wasmPath = path.join(root, "pkg/dist/wasm/rerankit_bg.wasm");
 const size = statSync(wasmPath).size;
-console.log(`\n[bench] wasm: ${(size / 1048576).toFixed(2)} MiB (${wasmPath})`);
+const gzipSize = gzipSync(readFileSync(wasmPath), { level: 9 }).length;
+console.log(`\n[bench] wasm: ${(size / 1048576).toFixed(2)} MiB raw, ${(gzipSize / 1048576).toFixed(2)} MiB gzip -9 (${wasmPath})`);
 for (const file of ["model.onnx", "model_int8.onnx"]) {
   const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child-memory", file, "--queries", "1", "--batch", String(batch)]).toString();
   const m = JSON.parse(out.trim().split("\n").pop());
   console.log(`[bench] peak RSS, Node loading ce-probe ${file} and reranking 100 docs with rerankit-wasm: ${m.maxRSS_MiB.toFixed(0)} MiB`);
 }
-console.log(JSON.stringify({ queries: work.length, pairs: nPairs, batch, results, wasm_bytes: size }));
+console.log(JSON.stringify({ queries: work.length, pairs: nPairs, batch, results, wasm_bytes: size, wasm_gzip_bytes: gzipSize }));

@@ -54,3 +54,14 @@ pub fn f32s(v: &Value) -> Vec<f32> {
 pub fn i64s(v: &Value) -> Vec<i64> {
     v.as_array().expect("array").iter().map(|x| x.as_i64().expect("integer")).collect()
 }
+
+/// The ONNX bytes with the one-logit classifier bias set to NaN. The bias is the serialized TensorProto
+/// `name: "classifier.bias"` (field 8) directly followed by `raw_data` (field 9, tag 0x4a) of 4 bytes, so the
+/// float is patched in place without an ONNX writer.
+pub fn with_nan_classifier_bias(model: &[u8]) -> Vec<u8> {
+    let needle: &[u8] = b"\x42\x0fclassifier.bias\x4a\x04";
+    let at = model.windows(needle.len()).position(|w| w == needle).expect("classifier.bias stored as 4 raw bytes");
+    let mut out = model.to_vec();
+    out[at + needle.len()..at + needle.len() + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    out
+}

@@ -46,7 +46,14 @@ impl CpuPlan {
             )));
         }
         let typed = guarded("model: cannot prepare the graph for tract", || {
-            let mut model = tract_onnx::onnx().with_ignore_output_shapes(true).model_for_proto_model(proto)?;
+            // The file's own shape annotations are ignored: exports name their dims differently ("batch",
+            // "batch_size", "B", "unk__0"…) and tools like onnxruntime's quantizer add `value_info` entries
+            // whose symbols tract cannot unify with ours. Our `B × S` input facts are the only shape source;
+            // tract infers every other shape from them.
+            let mut model = tract_onnx::onnx()
+                .with_ignore_output_shapes(true)
+                .with_ignore_value_info(true)
+                .model_for_proto_model(proto)?;
             let b = model.sym("B");
             let s = model.sym("S");
             for i in 0..info.inputs.len() {

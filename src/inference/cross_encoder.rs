@@ -260,8 +260,11 @@ impl CrossEncoder {
         let mut keys: Vec<Vec<f32>> = groups.iter().map(|(_, t)| vec![f32::NEG_INFINITY; t.len()]).collect();
         for (i, &(g, d)) in owners.iter().enumerate() {
             let k = logits[i * l + l - 1]; // z₀ for one logit, the last logit otherwise
+            // A NaN cannot be ranked (it compares with nothing); it comes from the model's weights or graph, so it
+            // is reported like the model's other run-time failures (MODEL_LOAD), naming the document.
             if k.is_nan() {
-                return Err(Error::internal("the model produced NaN logits"));
+                let at = if groups.len() == 1 { format!("documents[{d}]") } else { format!("documents[{g}][{d}]") };
+                return Err(Error::model_load(format!("model: produced NaN logits for {at}")));
             }
             keys[g][d] = keys[g][d].max(k);
         }
