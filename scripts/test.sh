@@ -25,8 +25,9 @@ rust_suites=(
   --test rankers_adaptive_weight --test rankers_pipeline_value
   --test agent_eval --test agent_eval_llm --test agent_eval_bad_input
   --test haystack_eval_squad --test haystack_eval --test haystack_eval_sas
+  --test webgpu_kernels
 )
-pending_rust_suites=(--test inference_models --test inference_collection --test webgpu_kernels --test webgpu_parity)
+pending_rust_suites=(--test inference_models --test inference_collection --test webgpu_parity)
 node_suites=(tests/node/document.test.mjs tests/node/metrics.test.mjs tests/node/rankers.test.mjs tests/node/pipeline.test.mjs
   tests/node/agent_eval.test.mjs tests/node/haystack_eval.test.mjs)
 pending_node_suites=(tests/node/cross_encoder.test.mjs)
@@ -45,6 +46,8 @@ build_package() {
 
 if [ "$part" = all ] || [ "$part" = rust ]; then
   say "Rust tests (native, release)"
+  # The WebGPU kernels run natively on Mesa's software Vulkan driver (lavapipe) where no GPU is present.
+  bash scripts/install-vulkan.sh
   cargo test --profile native-test --locked "${rust_suites[@]}"
 fi
 
