@@ -6,7 +6,8 @@
 //!   ... -- --ignored --nocapture     the full-size versions (200 SciFact pairs, 60 embeddings): for GPU machines
 //!
 //! On lavapipe (CI, no GPU) the kernels run ~70× slower than tract, so the default tests are sized for it: 20
-//! mixed-length pairs per model and 12 embedded texts; the ignored tests are the same checks at full size.
+//! mixed-length pairs per model, the 9 hand-written reference pairs and 12 embedded texts; the ignored tests are the
+//! same checks at full size (200 pairs, all 30 reference pairs, 60 texts).
 //!
 //! Natively wgpu runs on Vulkan — Mesa's lavapipe on a machine without a GPU (what CI has). Models come from
 //! `npm run fixtures` ($RERANKIT_MODELS, default ~/.cache/rerankit/models).
@@ -128,8 +129,8 @@ fn collection_200_pairs_match_tract_in_padded_batches() {
     collection_parity(200, 40, 400);
 }
 
-#[test]
-fn reference_pairs_match_tract() {
+/// The reference pairs (all 30, or the 9 hand-written ones of 5–65 tokens) of the three cross-encoders.
+fn reference_parity(all: bool) {
     for name in ["ce-parity-1", "ce-parity-2", "ce-probe"] {
         let reference = fixture_json(&format!("models/reference/{name}.json"));
         let (mut ce, _) = gpu_cross_encoder(name, "model.onnx", Device::WebGpu);
@@ -137,6 +138,7 @@ fn reference_pairs_match_tract() {
             .as_array()
             .unwrap()
             .iter()
+            .filter(|p| all || p["source"].as_str().unwrap_or_default().starts_with("hand:"))
             .map(|p| rerankit::inference::batching::Sequence { ids: i64s(&p["input_ids"]), type_ids: i64s(&p["token_type_ids"]) })
             .collect();
         let got = block_on(ce.logits(&seqs, 8)).unwrap();
@@ -146,6 +148,17 @@ fn reference_pairs_match_tract() {
         eprintln!("{name}: {} reference pairs, max |webgpu − tract| = {d:.2e}", seqs.len());
         assert!(d <= TOL, "{name}: {d}");
     }
+}
+
+#[test]
+fn reference_pairs_match_tract() {
+    reference_parity(false);
+}
+
+#[test]
+#[ignore = "all 30 reference pairs (up to 512 tokens) × 3 models: for GPU machines"]
+fn all_reference_pairs_match_tract() {
+    reference_parity(true);
 }
 
 #[test]
