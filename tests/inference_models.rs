@@ -57,11 +57,19 @@ fn ce_probe_fp32() {
     check_cross("ce-probe", "fp32", 1e-4, 16);
 }
 
+/// Issue 14 item 7: cosine ≥ 0.9999 (fp32) and ≥ 0.98 (int8) against onnxruntime's **fp32** embeddings; fp32
+/// also within 1e-4 element-wise. (int8 is not compared element-wise with onnxruntime's int8 output: dynamic
+/// quantisation amplifies last-bit differences, see tests/inference_int8.rs.)
 #[test]
 fn embeddings_match_reference() {
     let reference = fixture_json("models/reference/all-MiniLM-L6-v2.json");
     let max_length = reference["tokenization"]["max_length"].as_u64().unwrap() as usize;
-    for (variant, file, tol) in [("fp32", "model.onnx", 1e-4f32), ("int8", "model_int8.onnx", 0.05)] {
+    let cosine = |a: &[f32], b: &[f32]| {
+        let dot: f64 = a.iter().zip(b).map(|(x, y)| *x as f64 * *y as f64).sum();
+        let n = |v: &[f32]| v.iter().map(|x| (*x as f64).powi(2)).sum::<f64>().sqrt();
+        dot / (n(a) * n(b))
+    };
+    for (variant, file, min_cos) in [("fp32", "model.onnx", 0.9999), ("int8", "model_int8.onnx", 0.98)] {
         let emb = embedder("all-MiniLM-L6-v2", file, max_length);
         assert_eq!(emb.dimension(), 384);
         let rows = reference["texts"].as_array().unwrap();
@@ -72,12 +80,17 @@ fn embeddings_match_reference() {
         }
         for (normalize, key) in [(false, "mean"), (true, "normalized")] {
             let got = emb.embed(&texts, normalize, 8).unwrap();
-            let mut worst = 0f32;
+            let (mut worst_abs, mut worst_cos) = (0f32, 1f64);
             for (g, r) in got.iter().zip(rows) {
-                worst = worst.max(max_diff(g, &f32s(&r[format!("{key}_{variant}").as_str()])));
+                let fp32 = f32s(&r[format!("{key}_fp32").as_str()]);
+                worst_abs = worst_abs.max(max_diff(g, &fp32));
+                worst_cos = worst_cos.min(cosine(g, &fp32));
             }
-            eprintln!("embedder {variant} {key}: max |Δ| {worst:.2e}");
-            assert!(worst <= tol, "embedder {variant} {key}: differs by {worst}");
+            eprintln!("embedder {variant} {key}: vs onnxruntime fp32 max |Δ| {worst_abs:.2e}, min cosine {worst_cos:.6}");
+            assert!(worst_cos >= min_cos, "embedder {variant} {key}: cosine {worst_cos} < {min_cos}");
+            if variant == "fp32" {
+                assert!(worst_abs <= 1e-4, "embedder fp32 {key}: differs by {worst_abs}");
+            }
         }
     }
 }
