@@ -34,6 +34,11 @@ pub struct CpuPlan {
     inputs: Vec<InputRole>,
     /// The output's dimensions after optimisation: `None` for symbolic ones (batch, sequence).
     pub output_dims: Vec<Option<usize>>,
+    /// The graph quantises activations at run time (`DynamicQuantizeLinear`): one scale per tensor, so in a
+    /// padded batch the padding rows' activations would set the scale of the real rows. Such models run one
+    /// unpadded row per call (measured on all-MiniLM-L6-v2 int8: cosine to fp32 0.976 in padded batches of 8,
+    /// 0.986 one text per call, onnxruntime's own int8 0.987).
+    dynamic_quantization: bool,
 }
 
 impl CpuPlan {
@@ -65,11 +70,48 @@ impl CpuPlan {
         let fact = typed.output_fact(0).map_err(|e| Error::model_load(format!("model: {e}")))?.clone();
         let output_dims = fact.shape.iter().map(|d| d.to_usize().ok()).collect();
         let plan = guarded("model: cannot make the graph runnable", || typed.into_runnable())?;
-        Ok(CpuPlan { plan, inputs: info.inputs.clone(), output_dims })
+        let dynamic_quantization =
+            proto.graph.as_ref().is_some_and(|g| g.node.iter().any(|n| n.op_type == "DynamicQuantizeLinear"));
+        Ok(CpuPlan { plan, inputs: info.inputs.clone(), output_dims, dynamic_quantization })
     }
 
-    /// Runs one padded batch; returns the output as `f32` with its shape.
+    /// Runs one padded batch; returns the output as `f32` with its shape `[rows, …]`. For dynamically quantised
+    /// graphs each row runs alone without its padding; a per-token output (`[1, s, …]`) is zero-padded back to
+    /// the batch length (padding positions are masked by every consumer).
     pub fn run(&self, batch: &Batch) -> Result<(Vec<usize>, Vec<f32>)> {
+        if !self.dynamic_quantization || batch.rows.len() == 1 && batch.attention_mask.iter().all(|&m| m == 1) {
+            return self.run_padded(batch);
+        }
+        let (n, len) = (batch.rows.len(), batch.len);
+        let mut shape = Vec::new();
+        let mut out = Vec::new();
+        for r in 0..n {
+            let row = r * len..(r + 1) * len;
+            let real = batch.attention_mask[row.clone()].iter().filter(|&&m| m != 0).count().max(1);
+            let cut = |v: &Vec<i64>| v[row.start..row.start + real].to_vec();
+            let one = Batch {
+                rows: vec![batch.rows[r]],
+                len: real,
+                input_ids: cut(&batch.input_ids),
+                attention_mask: cut(&batch.attention_mask),
+                token_type_ids: cut(&batch.token_type_ids),
+            };
+            let (s, v) = self.run_padded(&one)?;
+            if s.len() >= 3 && real < len {
+                // per-token output: pad the sequence axis back to `len` with zeros
+                let inner: usize = s[2..].iter().product();
+                out.extend_from_slice(&v);
+                out.resize(out.len() + (len - real) * inner, 0.0);
+                shape = [&[n, len][..], &s[2..]].concat();
+            } else {
+                out.extend_from_slice(&v);
+                shape = [&[n][..], &s[1..]].concat();
+            }
+        }
+        Ok((shape, out))
+    }
+
+    fn run_padded(&self, batch: &Batch) -> Result<(Vec<usize>, Vec<f32>)> {
         let shape = [batch.rows.len(), batch.len];
         let tensor = |data: &Vec<i64>| Tensor::from_shape(&shape, data).map(IntoTValue::into_tvalue);
         let inputs = self
