@@ -95,6 +95,11 @@ export class CrossEncoder {
     this.#core = core;
   }
 
+  /** @internal The wasm CPU model (other bindings score with it: SAS), or `undefined` when WebGPU runs it. */
+  get cpuCore(): wasm.CrossEncoderCore | undefined {
+    return this.#core instanceof wasm.CrossEncoderCore ? this.#core : undefined;
+  }
+
   /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */
   static async load(options: ModelLoadOptions): Promise<CrossEncoder> {
     const { model, tokenizer, config, limits, device } = await loadFiles(options);
@@ -193,6 +198,11 @@ export class Embedder {
 
   private constructor(core: wasm.EmbedderCore) {
     this.#core = core;
+  }
+
+  /** @internal The wasm model (other bindings embed with it: SAS). */
+  get cpuCore(): wasm.EmbedderCore {
+    return this.#core;
   }
 
   static async load(options: ModelLoadOptions): Promise<Embedder> {

@@ -5,6 +5,7 @@
 import * as wasm from "./wasm/rerankit.js";
 import { RerankitError, invalidArgument } from "./errors.js";
 import type { DocumentDict, LabelDict } from "./document.js";
+import { CrossEncoder, Embedder } from "./cross_encoder.js";
 
 /** `document_scope` of `calculate_metrics`: what makes a retrieved document relevant. */
 export type DocumentScope =
@@ -180,6 +181,41 @@ export class EvaluationResult {
     return JSON.parse(this.handle.wrongExamples(node, options)) as WrongExample[];
   }
 
+  /**
+   * Haystack's semantic answer similarity: adds `sas`, `gold_answers_sas` and the three scoped SAS columns to every
+   * answer row (then `calculateMetrics` reports `sas`, and `wrongExamples` can rank by it). The similarity of an
+   * answer and a gold answer comes from a one-logit `CrossEncoder` (sigmoid of the logit, as sentence-transformers'
+   * `CrossEncoder.predict`), an `Embedder` (cosine of the embeddings; load it with the `maxLength` the model was
+   * trained with, e.g. 256 for all-MiniLM-L6-v2), or your own function of the `[answer, gold]` pairs.
+   */
+  async addSas(model: SasModel, options: SasOptions = {}): Promise<this> {
+    if (options === null || typeof options !== "object") invalidArgument("options", "expected {contextMatchingThreshold, batchSize}");
+    const threshold = options.contextMatchingThreshold ?? 65;
+    const batchSize = options.batchSize ?? 32;
+    if (typeof threshold !== "number" || !Number.isFinite(threshold)) invalidArgument("contextMatchingThreshold", "expected a finite number");
+    if (!Number.isInteger(batchSize) || batchSize < 1) invalidArgument("batchSize", "expected an integer ≥ 1");
+    if (model instanceof CrossEncoder) {
+      const core = model.cpuCore;
+      if (!core) throw new RerankitError('SAS runs the cross-encoder on the CPU: load it with device: "cpu"', "UNSUPPORTED");
+      this.handle.addSasCrossEncoder(core, batchSize, threshold);
+    } else if (model instanceof Embedder) {
+      this.handle.addSasEmbedder(model.cpuCore, batchSize, threshold);
+    } else if (typeof model === "function") {
+      for (const node of this.nodeNames) {
+        const pairs = JSON.parse(this.handle.sasPairs(node)) as [string, string][];
+        const scores = await model(pairs);
+        if (scores === null || typeof scores !== "object" || typeof (scores as ArrayLike<number>).length !== "number") {
+          invalidArgument("model", "the scoring function must return one number per pair");
+        }
+        if (scores.length !== pairs.length) invalidArgument("model", `returned ${scores.length} scores for ${pairs.length} pairs`);
+        this.handle.applySasScores(node, Float64Array.from(scores), threshold);
+      }
+    } else {
+      invalidArgument("model", "expected a CrossEncoder, an Embedder or a function of [answer, gold] pairs");
+    }
+    return this;
+  }
+
   /** One node's CSV, as `EvaluationResult.save` writes `{node}.csv`. */
   toCsv(node: string): string {
     if (typeof node !== "string") invalidArgument("node", "expected a node name");
@@ -267,4 +303,14 @@ export function squadScores(gold: string, prediction: string): { exact: number; 
   if (typeof prediction !== "string") invalidArgument("prediction", "expected a string");
   const [exact, f1] = wasm.squadScores(gold, prediction);
   return { exact: exact!, f1: f1! };
+}
+
+/** Scores SAS pairs: a one-logit cross-encoder, a bi-encoder, or a function of `[answer, gold]` pairs. */
+export type SasModel = CrossEncoder | Embedder | ((pairs: [string, string][]) => ArrayLike<number> | Promise<ArrayLike<number>>);
+
+export interface SasOptions {
+  /** Gold contexts at or above this similarity count for the context scopes (default 65, as the rows were built). */
+  contextMatchingThreshold?: number;
+  /** Pairs per model call (default 32). */
+  batchSize?: number;
 }

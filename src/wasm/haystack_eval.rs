@@ -211,7 +211,53 @@ impl HaystackEvaluation {
     }
 }
 
+// Semantic answer similarity (Haystack's `sas` columns).
+#[wasm_bindgen(js_class = HaystackEvaluation)]
 impl HaystackEvaluation {
+    /// The (prediction, gold answer) pairs of a node's answer rows, as JSON text `[[prediction, gold], …]`.
+    #[wasm_bindgen(js_name = sasPairs)]
+    pub fn sas_pairs(&self, node: &str) -> JsResult<String> {
+        js(self.node(node).and_then(|t| {
+            let pairs = haystack::sas::sas_pairs(t);
+            to_text(&Value::Array(pairs.into_iter().map(|(p, g)| Value::Array(vec![Value::String(p), Value::String(g)])).collect()))
+        }))
+    }
+
+    /// Adds a node's SAS columns from one score per `sasPairs(node)` pair (computed by the caller's model).
+    #[wasm_bindgen(js_name = applySasScores)]
+    pub fn apply_sas_scores(&mut self, node: &str, scores: &[f64], context_matching_threshold: f64) -> JsResult<()> {
+        js((|| {
+            if let Some(i) = scores.iter().position(|x| !x.is_finite()) {
+                return Err(Error::invalid(&format!("scores[{i}]"), "expected a finite number"));
+            }
+            let mut scorer = haystack::sas::FnScorer(|_: &[(String, String)]| Ok(scores.to_vec()));
+            haystack::sas::add_sas(self.node_mut(node)?, &mut scorer, context_matching_threshold)
+        })())
+    }
+
+    /// Adds every node's SAS columns with a one-logit cross-encoder (sigmoid of the logit).
+    #[cfg(feature = "cpu")]
+    #[wasm_bindgen(js_name = addSasCrossEncoder)]
+    pub fn add_sas_cross_encoder(&mut self, model: &super::inference::CrossEncoderCore, batch_size: usize, context_matching_threshold: f64) -> JsResult<()> {
+        let mut scorer = haystack::sas::CrossEncoderSas { model: model.model(), batch_size };
+        js(self.inner.add_sas(&mut scorer, context_matching_threshold))
+    }
+
+    /// Adds every node's SAS columns with a bi-encoder (cosine of the two embeddings).
+    #[cfg(feature = "cpu")]
+    #[wasm_bindgen(js_name = addSasEmbedder)]
+    pub fn add_sas_embedder(&mut self, model: &super::inference::EmbedderCore, batch_size: usize, context_matching_threshold: f64) -> JsResult<()> {
+        let mut scorer = haystack::sas::BiEncoderSas { model: model.model(), batch_size };
+        js(self.inner.add_sas(&mut scorer, context_matching_threshold))
+    }
+}
+
+impl HaystackEvaluation {
+    fn node_mut(&mut self, node: &str) -> Result<&mut haystack::NodeTable> {
+        let names = self.inner.node_names().join(", ");
+        self.inner.node_mut(node).ok_or_else(|| Error::invalid("node", format!("unknown node {node:?} (nodes: {names})")))
+    }
+
     fn node(&self, node: &str) -> Result<&haystack::NodeTable> {
         self.inner
             .node(node)

@@ -126,6 +126,13 @@ pub struct CrossEncoderCore {
     inner: CrossEncoder,
 }
 
+impl CrossEncoderCore {
+    /// The model, for other bindings that score with it (SAS in haystack_eval).
+    pub(crate) fn model(&self) -> &CrossEncoder {
+        &self.inner
+    }
+}
+
 #[wasm_bindgen(js_class = CrossEncoderCore)]
 impl CrossEncoderCore {
     /// Parses and optimises the model once; `options`: `{maxLength?, maxQueryTokens?}`.
@@ -217,6 +224,13 @@ impl CrossEncoderCore {
 #[wasm_bindgen(js_name = EmbedderCore)]
 pub struct EmbedderCore {
     inner: Embedder,
+}
+
+impl EmbedderCore {
+    /// The model, for other bindings that embed with it (SAS in haystack_eval).
+    pub(crate) fn model(&self) -> &Embedder {
+        &self.inner
+    }
 }
 
 #[wasm_bindgen(js_class = EmbedderCore)]

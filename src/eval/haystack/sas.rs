@@ -42,11 +42,17 @@ pub fn cosine(a: &[f32], b: &[f32]) -> f64 {
     }
 }
 
-/// Adds the SAS columns to every answer row of `table` (document rows get `None`).
-pub fn add_sas(table: &mut NodeTable, scorer: &mut dyn SasScorer, context_matching_threshold: f64) -> Result<()> {
-    let (Some(ans_col), Some(gold_col)) = (table.col("answer"), table.col("gold_answers")) else {
-        return Ok(());
-    };
+/// The (prediction, gold answer) pairs [`add_sas`] scores, in its order: for every answer row, its answer with
+/// each of its gold answers. A caller with its own model scores these and hands the scores to
+/// `add_sas` through a [`FnScorer`].
+pub fn sas_pairs(table: &NodeTable) -> Vec<(String, String)> {
+    answer_pairs(table).map(|(pairs, _)| pairs).unwrap_or_default()
+}
+
+/// The pairs, and per row the span of its pairs (`None` for document rows); `None` without answer columns.
+#[allow(clippy::type_complexity)]
+fn answer_pairs(table: &NodeTable) -> Option<(Vec<(String, String)>, Vec<Option<(usize, usize)>>)> {
+    let (ans_col, gold_col) = (table.col("answer")?, table.col("gold_answers")?);
     let is_answer = |t: &NodeTable, r: usize| matches!(t.get(r, "type"), Cell::Str(s) if s == "answer");
     let mut pairs = Vec::new();
     let mut spans = Vec::new();
@@ -63,6 +69,14 @@ pub fn add_sas(table: &mut NodeTable, scorer: &mut dyn SasScorer, context_matchi
         spans.push(Some((pairs.len(), golds.len())));
         pairs.extend(golds.into_iter().map(|g| (pred.clone(), g)));
     }
+    Some((pairs, spans))
+}
+
+/// Adds the SAS columns to every answer row of `table` (document rows get `None`).
+pub fn add_sas(table: &mut NodeTable, scorer: &mut dyn SasScorer, context_matching_threshold: f64) -> Result<()> {
+    let Some((pairs, spans)) = answer_pairs(table) else {
+        return Ok(());
+    };
     let scores = if pairs.is_empty() { Vec::new() } else { scorer.score_pairs(&pairs)? };
     if scores.len() != pairs.len() {
         return Err(Error::invalid("sas scorer", format!("returned {} scores for {} pairs", scores.len(), pairs.len())));
