@@ -25,10 +25,10 @@ rust_suites=(
   --test rankers_adaptive_weight --test rankers_pipeline_value
   --test agent_eval --test agent_eval_llm --test agent_eval_bad_input
   --test haystack_eval_squad --test haystack_eval --test haystack_eval_sas
-  --test webgpu_kernels
+  --test webgpu_kernels --test webgpu_parity
   --test inference_collection
 )
-pending_rust_suites=(--test inference_models --test inference_int8 --test webgpu_parity)
+pending_rust_suites=(--test inference_models --test inference_int8)
 node_suites=(tests/node/document.test.mjs tests/node/metrics.test.mjs tests/node/rankers.test.mjs tests/node/pipeline.test.mjs
   tests/node/agent_eval.test.mjs tests/node/haystack_eval.test.mjs tests/node/haystack_sas.test.mjs)
 pending_node_suites=(tests/node/cross_encoder.test.mjs tests/node/cross_encoder_int8.test.mjs)
