@@ -30,8 +30,9 @@ rust_suites=(
 )
 pending_rust_suites=(--test inference_models --test inference_int8)
 node_suites=(tests/node/document.test.mjs tests/node/metrics.test.mjs tests/node/rankers.test.mjs tests/node/pipeline.test.mjs
-  tests/node/agent_eval.test.mjs tests/node/haystack_eval.test.mjs tests/node/haystack_sas.test.mjs)
-pending_node_suites=(tests/node/cross_encoder.test.mjs tests/node/cross_encoder_int8.test.mjs)
+  tests/node/agent_eval.test.mjs tests/node/haystack_eval.test.mjs tests/node/haystack_sas.test.mjs
+  tests/node/cross_encoder.test.mjs)
+pending_node_suites=(tests/node/cross_encoder_int8.test.mjs)
 
 bash scripts/setup.sh
 

@@ -85,7 +85,17 @@ test("errors arrive as RerankitError with codes", async () => {
   await assert.rejects(CrossEncoder.load(enc), (e) => e.code === "MODEL_LOAD" && /logits/.test(e.message));
   await assert.rejects(CrossEncoder.load({ ...files, tokenizer: new TextEncoder().encode("{}") }), (e) => e.code === "TOKENIZER");
   await assert.rejects(CrossEncoder.load({ ...files, model: path.join(models, "does-not-exist.onnx") }), (e) => e.code === "MODEL_LOAD");
-  await assert.rejects(CrossEncoder.load({ ...files, device: "webgpu" }), (e) => e.code === "UNSUPPORTED");
+  // Node has no WebGPU: "webgpu" warns once and runs on the CPU, "auto" picks the CPU silently; a bad name is refused.
+  const warnings = [];
+  const onGpu = await CrossEncoder.load({ ...files, device: "webgpu", onWarning: (m) => warnings.push(m) });
+  assert.equal(onGpu.device, "cpu");
+  assert.equal(warnings.length, 1);
+  onGpu.free();
+  const auto = await CrossEncoder.load({ ...files, device: "auto", onWarning: (m) => warnings.push(m) });
+  assert.equal(auto.device, "cpu");
+  assert.equal(warnings.length, 1);
+  auto.free();
+  await assert.rejects(CrossEncoder.load({ ...files, device: "gpu" }), (e) => e.code === "INVALID_ARGUMENT" && /^device/.test(e.message));
   const ce = await CrossEncoder.load(files);
   await assert.rejects(ce.rerank("", ["x"]), (e) => e.code === "INVALID_ARGUMENT");
   await assert.rejects(ce.rerank("q", [42]), (e) => e.code === "INVALID_ARGUMENT");
@@ -136,7 +146,7 @@ test("load from URL with progress and AbortSignal; from bytes", async () => {
     assert.equal(ce.numLabels, 1);
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(CrossEncoder.load({ model: `${base}/model.onnx`, tokenizer: `${base}/tokenizer.json`, signal: controller.signal }), (e) => e.name === "AbortError");
+    await assert.rejects(CrossEncoder.load({ model: `${base}/model.onnx`, tokenizer: `${base}/tokenizer.json`, signal: controller.signal }), (e) => e instanceof RerankitError && e.code === "ABORTED");
     const bytes = await CrossEncoder.load({ model: readFileSync(files.model), tokenizer: new Uint8Array(readFileSync(files.tokenizer)).buffer });
     assert.equal(bytes.numLabels, 1);
   } finally {
