@@ -159,38 +159,40 @@ fn predict_batch_three_shapes() {
 /// A relevant passage buried after token 512 of a long document is found with chunking, missed without.
 #[test]
 fn chunking_finds_a_buried_passage() {
+    // For each SciFact query of the reference: its relevant passage, buried after > 512 tokens of filler text
+    // (placeholder Latin). Chunking can only find what the model recognises, and ce-probe is a weak test model, so
+    // the queries that count are those where the model scores the passage on its own above the filler on its own.
     let reference = fixture_json("models/reference/ce-probe.json");
     let pairs = reference["pairs"].as_array().unwrap();
-    // SciFact pairs: (query, relevant doc) and (query, BM25 top non-relevant doc), alternating after the hand pairs.
     let sci: Vec<&serde_json::Value> = pairs.iter().filter(|p| p["source"].as_str().unwrap().contains("+ relevant doc")).collect();
-    let filler: String = pairs
-        .iter()
-        .filter(|p| p["source"].as_str().unwrap().contains("non-relevant"))
-        .map(|p| p["passage"].as_str().unwrap())
-        .collect::<Vec<_>>()
-        .join(" ");
     let ce = cross_encoder("ce-probe", "model.onnx");
-    let mut found = 0;
+    let filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. ".repeat(40);
+    let (mut found, mut eligible) = (0, 0);
     for p in &sci {
         let q = p["query"].as_str().unwrap();
         let relevant = p["passage"].as_str().unwrap();
-        let buried = format!("{filler} {relevant}");
+        let alone = ce.rerank_texts(q, &[relevant, filler.as_str()], &RerankOptions { top_k: None, max_chunks_per_doc: 1, ..Default::default() }).unwrap();
+        if alone[0].index != 0 {
+            continue; // the model prefers the filler to the passage itself: nothing for chunking to find
+        }
+        eligible += 1;
+        let buried = format!("{filler}{relevant}");
         let qenc = ce.tokenizer().query(q).unwrap();
-        let total = ce.tokenizer().encode(&buried).unwrap().len();
-        let rel_start = total - ce.tokenizer().encode(relevant).unwrap().len();
+        let rel_start = ce.tokenizer().encode(&buried).unwrap().len() - ce.tokenizer().encode(relevant).unwrap().len();
         assert!(rel_start > 512 + ce.tokenizer().window(&qenc) / 2, "the passage starts past token 512");
         let docs = [filler.as_str(), buried.as_str()];
         let chunked = ce.rerank_texts(q, &docs, &RerankOptions { top_k: None, max_chunks_per_doc: 30, chunk_overlap: 256, ..Default::default() }).unwrap();
         let truncated = ce.rerank_texts(q, &docs, &RerankOptions { top_k: None, max_chunks_per_doc: 1, ..Default::default() }).unwrap();
-        // Without chunking both documents read the same first window: a tie, input order kept.
+        // Without chunking both documents read the same first window: a tie, input order kept — the passage is missed.
         assert_eq!(truncated[0].index, 0);
         assert_eq!(truncated[0].score, truncated[1].score);
         if chunked[0].index == 1 && chunked[0].score > truncated[0].score {
             found += 1;
         }
     }
-    eprintln!("buried passage found with chunking for {found}/{} queries", sci.len());
-    assert!(found * 10 >= sci.len() * 8, "chunking found the buried passage for only {found}/{} queries", sci.len());
+    eprintln!("buried passage found with chunking for {found}/{eligible} queries (of {} in the reference; the others: the model prefers the filler to the passage itself)", sci.len());
+    assert!(eligible >= 5, "only {eligible} queries where the model prefers the passage to the filler");
+    assert!(found * 10 >= eligible * 8, "chunking found the buried passage for only {found}/{eligible} queries");
 }
 
 #[test]
