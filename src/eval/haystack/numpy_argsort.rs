@@ -100,45 +100,36 @@ pub fn argsort_quicksort(v: &[f64]) -> Vec<usize> {
 /// numpy's `aheapsort_` on the index slice `a` (1-based heap arithmetic as in numpy).
 fn heapsort(v: &[f64], a: &mut [usize]) {
     let mut n = a.len();
-    let at = |a: &[usize], k: usize| a[k - 1];
     let mut l = n >> 1;
     while l > 0 {
-        let tmp = at(a, l);
-        let (mut i, mut j) = (l, l << 1);
-        while j <= n {
-            if j < n && less(v[at(a, j)], v[at(a, j + 1)]) {
-                j += 1;
-            }
-            if less(v[tmp], v[at(a, j)]) {
-                a[i - 1] = at(a, j);
-                i = j;
-                j += j;
-            } else {
-                break;
-            }
-        }
-        a[i - 1] = tmp;
+        let tmp = a[l - 1];
+        sift_down(v, a, tmp, l, n);
         l -= 1;
     }
     while n > 1 {
-        let tmp = at(a, n);
-        a[n - 1] = at(a, 1);
+        let tmp = a[n - 1];
+        a[n - 1] = a[0];
         n -= 1;
-        let (mut i, mut j) = (1, 2);
-        while j <= n {
-            if j < n && less(v[at(a, j)], v[at(a, j + 1)]) {
-                j += 1;
-            }
-            if less(v[tmp], v[at(a, j)]) {
-                a[i - 1] = at(a, j);
-                i = j;
-                j += j;
-            } else {
-                break;
-            }
-        }
-        a[i - 1] = tmp;
+        sift_down(v, a, tmp, 1, n);
     }
+}
+
+/// Moves `tmp` down the 1-based heap `a[..n]` from position `i`, as numpy's heapsort loops do.
+fn sift_down(v: &[f64], a: &mut [usize], tmp: usize, mut i: usize, n: usize) {
+    let mut j = i << 1;
+    while j <= n {
+        if j < n && less(v[a[j - 1]], v[a[j]]) {
+            j += 1;
+        }
+        if less(v[tmp], v[a[j - 1]]) {
+            a[i - 1] = a[j - 1];
+            i = j;
+            j += j;
+        } else {
+            break;
+        }
+    }
+    a[i - 1] = tmp;
 }
 
 /// pandas `nargsort(values, kind="quicksort", ascending=True, na_position="last")`: positions of the
