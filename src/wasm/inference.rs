@@ -6,7 +6,7 @@
 use super::convert::{to_js, to_json, to_json_object};
 use super::errors::{js, JsResult};
 use crate::inference::cross_encoder::model_text;
-use crate::inference::{CrossEncoder, Embedder, LoadOptions, ModelFiles, RerankOptions};
+use crate::inference::{CrossEncoder, Embedder, LoadOptions, ModelFiles, Ranked, RerankOptions};
 use crate::{Error, Result};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -182,42 +182,49 @@ impl CrossEncoderCore {
     /// returns `[{index, score}]` per list.
     pub fn rerank(&self, queries: JsValue, lists: JsValue, options: JsValue) -> JsResult<JsValue> {
         js((|| {
-            let options = rerank_options(&options)?;
-            let queries = string_list("queries", &queries)?;
-            if !js_sys::Array::is_array(&lists) {
-                return Err(Error::invalid("documents", "expected an array"));
-            }
-            let lists: &js_sys::Array = lists.unchecked_ref();
-            if queries.len() != 1 && queries.len() != lists.length() as usize {
-                return Err(Error::invalid("queries", "give one query, or one query per document list"));
-            }
-            let groups = lists
-                .iter()
-                .enumerate()
-                .map(|(i, list)| {
-                    let q = if queries.len() == 1 { queries[0].as_str() } else { queries[i].as_str() };
-                    Ok((q, texts(&list, &options.embed_meta_fields)?))
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let (options, queries, lists) = rerank_input(&queries, &lists, &options)?;
+            let groups: Vec<(&str, Vec<String>)> = queries.iter().map(String::as_str).zip(lists).collect();
             let ranked = self.inner.rerank_groups(&groups, &options)?;
-            let out: Vec<Value> = ranked
-                .into_iter()
-                .map(|list| {
-                    Value::Array(
-                        list.into_iter()
-                            .map(|r| {
-                                let mut o = Map::new();
-                                o.insert("index".into(), Value::from(r.index));
-                                o.insert("score".into(), Value::from(r.score as f64));
-                                Value::Object(o)
-                            })
-                            .collect(),
-                    )
-                })
-                .collect();
-            to_js(&Value::Array(out))
+            ranked_to_js(ranked)
         })())
     }
+}
+
+/// The arguments of both bindings' `rerank`: the options, and one query and one list of model texts per
+/// document list (`queries` holds one query for all lists, or one per list).
+pub(super) fn rerank_input(queries: &JsValue, lists: &JsValue, options: &JsValue) -> Result<(RerankOptions, Vec<String>, Vec<Vec<String>>)> {
+    let options = rerank_options(options)?;
+    let queries = string_list("queries", queries)?;
+    if !js_sys::Array::is_array(lists) {
+        return Err(Error::invalid("documents", "expected an array"));
+    }
+    let lists: &js_sys::Array = lists.unchecked_ref();
+    if queries.len() != 1 && queries.len() != lists.length() as usize {
+        return Err(Error::invalid("queries", "give one query, or one query per document list"));
+    }
+    let texts = lists.iter().map(|list| texts(&list, &options.embed_meta_fields)).collect::<Result<Vec<_>>>()?;
+    let queries = if queries.len() == 1 { vec![queries[0].clone(); texts.len()] } else { queries };
+    Ok((options, queries, texts))
+}
+
+/// `[[{index, score}]]`, one list per document list.
+pub(super) fn ranked_to_js(ranked: Vec<Vec<Ranked>>) -> Result<JsValue> {
+    let out: Vec<Value> = ranked
+        .into_iter()
+        .map(|list| {
+            Value::Array(
+                list.into_iter()
+                    .map(|r| {
+                        let mut o = Map::new();
+                        o.insert("index".into(), Value::from(r.index));
+                        o.insert("score".into(), Value::from(r.score as f64));
+                        Value::Object(o)
+                    })
+                    .collect(),
+            )
+        })
+        .collect();
+    to_js(&Value::Array(out))
 }
 
 /// A loaded bi-encoder (wrapped by `Embedder` in pkg/cross_encoder.ts).

@@ -13,7 +13,7 @@
 
 use super::convert::to_js;
 use super::errors::{js, to_js_error, JsResult};
-use super::inference::{load_options, rerank_options, string_list, texts};
+use super::inference::{load_options, ranked_to_js, rerank_input, string_list};
 use crate::inference::webgpu::{Device, GpuCrossEncoder, WarningFn};
 use crate::inference::ModelFiles;
 use crate::{Error, Result};
@@ -140,41 +140,11 @@ impl WebGpuCrossEncoderCore {
     /// `[[{index, score}]]`, best first in each list.
     pub fn rerank(&self, queries: JsValue, lists: JsValue, options: JsValue) -> js_sys::Promise {
         with_model(&self.inner, move |inner| async move {
-            let options = rerank_options(&options)?;
-            let queries = string_list("queries", &queries)?;
-            if !js_sys::Array::is_array(&lists) {
-                return Err(Error::invalid("documents", "expected an array"));
-            }
-            let lists: &js_sys::Array = lists.unchecked_ref();
-            if queries.len() != 1 && queries.len() != lists.length() as usize {
-                return Err(Error::invalid("queries", "give one query, or one query per document list"));
-            }
-            let groups = lists
-                .iter()
-                .enumerate()
-                .map(|(i, list)| {
-                    let q = if queries.len() == 1 { queries[0].as_str() } else { queries[i].as_str() };
-                    Ok((q, texts(&list, &options.embed_meta_fields)?))
-                })
-                .collect::<Result<Vec<_>>>()?;
+            let (options, queries, lists) = rerank_input(&queries, &lists, &options)?;
+            let groups: Vec<(&str, Vec<String>)> = queries.iter().map(String::as_str).zip(lists).collect();
             let mut ce = inner.try_borrow_mut().map_err(|_| busy())?;
             let ranked = ce.rerank_groups(&groups, &options).await?;
-            let out: Vec<Value> = ranked
-                .into_iter()
-                .map(|list| {
-                    Value::Array(
-                        list.into_iter()
-                            .map(|r| {
-                                let mut o = Map::new();
-                                o.insert("index".into(), Value::from(r.index));
-                                o.insert("score".into(), Value::from(r.score as f64));
-                                Value::Object(o)
-                            })
-                            .collect(),
-                    )
-                })
-                .collect();
-            to_js(&Value::Array(out))
+            ranked_to_js(ranked)
         })
     }
 }
