@@ -3,6 +3,10 @@
 //!
 //!   cargo test --release --test webgpu_bench -- --ignored --nocapture
 //!   RERANKIT_BENCH_QUERIES=3 RERANKIT_BENCH_MAX_LENGTH=256 …   (defaults: 2 queries, 512-token window)
+//!   RERANKIT_BENCH_MODEL=ce-parity-1   the model folder under $RERANKIT_MODELS
+//!   RERANKIT_BENCH_BATCHES=16,32,100   the WebGPU batch sizes to time (the CPU runs at the first)
+//!   RERANKIT_BENCH_CPU_DOCS=100        documents per CPU rerank (fewer for large models)
+//!   RERANKIT_BENCH_MATMUL=0            skip the matmul kernel timings
 //!
 //! Prints one JSON line per measurement (also written to target/webgpu_bench.json). On a machine without a
 //! GPU the adapter is lavapipe (Mesa's software Vulkan): the numbers then measure our kernels compiled for
@@ -42,11 +46,18 @@ fn bench_webgpu_vs_cpu() {
     let gpu = block_on(Gpu::new()).expect("a wgpu adapter (bash scripts/install-vulkan.sh)");
     let adapter = gpu.describe();
     // matmul kernel alone: the shapes of a 16 × 256-token batch of MiniLM
-    for &(m, n, k) in &[(4096usize, 384usize, 384usize), (4096, 1536, 384), (4096, 384, 1536), (1024, 1024, 1024)] {
-        let reps = 5;
-        let s = block_on(GpuBert::time_matmul(&gpu, m, n, k, reps)).unwrap();
+    let shapes: &[(usize, usize, usize)] = if env("RERANKIT_BENCH_MATMUL", 1) == 0 { &[] } else { &[(4096usize, 384usize, 384usize), (4096, 1536, 384), (4096, 384, 1536), (1024, 1024, 1024), (4096, 4096, 4096)] };
+    for &(m, n, k) in shapes {
+        // one submission of `reps` products: grow it until it lasts ≥ 0.2 s, so that submission and read-back
+        // latency (~0.1 ms on a GPU) do not count
+        let mut reps = 5;
+        let mut s = block_on(GpuBert::time_matmul(&gpu, m, n, k, reps)).unwrap();
+        while s * (reps as f64) < 0.2 && reps < 100_000 {
+            reps = (reps * 10).min(100_000);
+            s = block_on(GpuBert::time_matmul(&gpu, m, n, k, reps)).unwrap();
+        }
         let gflops = 2.0 * (m * n * k) as f64 / s / 1e9;
-        let line = format!(r#"{{"bench":"matmul","m":{m},"n":{n},"k":{k},"ms":{:.2},"gflops":{gflops:.2},"adapter":{adapter:?}}}"#, s * 1e3);
+        let line = format!(r#"{{"bench":"matmul","m":{m},"n":{n},"k":{k},"reps":{reps},"ms":{:.4},"gflops":{gflops:.2},"adapter":{adapter:?}}}"#, s * 1e3);
         println!("{line}");
         lines.push(line);
     }
@@ -57,29 +68,44 @@ fn bench_webgpu_vs_cpu() {
     let max_length = env("RERANKIT_BENCH_MAX_LENGTH", 512);
     let docs = corpus(100);
     let texts: Vec<&str> = docs.iter().map(|s| s.as_str()).collect();
-    let dir = model_dir("ce-parity-1", "model.onnx");
+    let model = std::env::var("RERANKIT_BENCH_MODEL").unwrap_or_else(|_| "ce-parity-1".into());
+    let batches: Vec<usize> = std::env::var("RERANKIT_BENCH_BATCHES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|b| b.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![16]);
+    let dir = model_dir(&model, "model.onnx");
     let load = LoadOptions { max_length: Some(max_length), ..Default::default() };
     let mut ce = block_on(GpuCrossEncoder::load(dir.files(), &load, Device::WebGpu, None)).unwrap();
-    let opts = RerankOptions { top_k: None, max_chunks_per_doc: 1, batch_size: 16, ..Default::default() };
-    // warm-up: pipelines, the probe, activation buffers
-    block_on(ce.rerank_texts(queries[0], &texts[..16], &opts)).unwrap();
-    assert_eq!(ce.device(), "webgpu", "{:?}", ce.warnings());
+    // tokenization runs on the CPU for both paths: its share bounds what the GPU can gain
     let t = Instant::now();
-    for q in &queries[..nq] {
-        block_on(ce.rerank_texts(q, &texts, &opts)).unwrap();
+    let tokens: usize = texts.iter().map(|d| ce.cpu().encode_pair(queries[0], d).unwrap().len()).sum();
+    let encode_ms = t.elapsed().as_secs_f64() * 1e3;
+    let cpu_docs = env("RERANKIT_BENCH_CPU_DOCS", 100).clamp(1, texts.len());
+    let mut gpu_rates = Vec::new();
+    for &batch_size in &batches {
+        let opts = RerankOptions { top_k: None, max_chunks_per_doc: 1, batch_size, ..Default::default() };
+        // warm-up: pipelines, the probe, activation buffers of this batch size
+        block_on(ce.rerank_texts(queries[0], &texts, &opts)).unwrap();
+        assert_eq!(ce.device(), "webgpu", "{:?}", ce.warnings());
+        let t = Instant::now();
+        for q in &queries[..nq] {
+            block_on(ce.rerank_texts(q, &texts, &opts)).unwrap();
+        }
+        gpu_rates.push(format!("\"{batch_size}\":{:.2}", (nq * texts.len()) as f64 / t.elapsed().as_secs_f64()));
     }
-    let gpu_s = t.elapsed().as_secs_f64();
+    let opts = RerankOptions { top_k: None, max_chunks_per_doc: 1, batch_size: batches[0], ..Default::default() };
     ce.cpu().rerank_texts(queries[0], &texts[..16], &opts).unwrap();
     let t = Instant::now();
     for q in &queries[..nq] {
-        ce.cpu().rerank_texts(q, &texts, &opts).unwrap();
+        ce.cpu().rerank_texts(q, &texts[..cpu_docs], &opts).unwrap();
     }
     let cpu_s = t.elapsed().as_secs_f64();
-    let pairs = (nq * texts.len()) as f64;
+    let cpu_pairs = (nq * cpu_docs) as f64;
     let line = format!(
-        r#"{{"bench":"rerank","model":"ce-parity-1","docs_per_query":100,"queries":{nq},"max_length":{max_length},"batch_size":16,"webgpu_pairs_per_s":{:.2},"cpu_pairs_per_s":{:.2},"adapter":{:?},"cpu_threads":{}}}"#,
-        pairs / gpu_s,
-        pairs / cpu_s,
+        r#"{{"bench":"rerank","model":{model:?},"docs_per_query":100,"queries":{nq},"max_length":{max_length},"tokens_per_rerank":{tokens},"encode_ms_per_rerank":{encode_ms:.1},"webgpu_pairs_per_s_by_batch":{{{}}},"cpu_batch_size":{},"cpu_docs_per_rerank":{cpu_docs},"cpu_pairs_per_s":{:.2},"adapter":{:?},"tract_threads":1,"machine_cores":{}}}"#,
+        gpu_rates.join(","),
+        batches[0],
+        cpu_pairs / cpu_s,
         ce.adapter().unwrap_or_default(),
         std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
     );
