@@ -157,42 +157,62 @@ fn predict_batch_three_shapes() {
 }
 
 /// A relevant passage buried after token 512 of a long document is found with chunking, missed without.
+///
+/// For each SciFact query of the reference: its relevant passage after > 512 tokens of filler (placeholder
+/// Latin). ce-probe is a weak test model, and it scores a window that mixes filler and passage below both the
+/// passage alone and the filler alone (measured on q16: passage −1.84, filler −2.16, the window holding ~200
+/// filler tokens + the passage −3.51), so a window straddling the boundary cannot show what chunking does. The
+/// filler is therefore padded (with one-token words) to a whole number of chunk steps: the passage starts exactly
+/// at a chunk boundary and one chunk holds the passage alone — provided chunking reaches it, cuts at the
+/// documented offsets (`k·(window − overlap)`) and keeps the best chunk. Queries count where the model scores the
+/// passage alone above the filler document (its best window). Run with the default overlap (0) and with 128.
 #[test]
 fn chunking_finds_a_buried_passage() {
-    // For each SciFact query of the reference: its relevant passage, buried after > 512 tokens of filler text
-    // (placeholder Latin). Chunking can only find what the model recognises, and ce-probe is a weak test model, so
-    // the queries that count are those where the model scores the passage on its own above the filler on its own.
     let reference = fixture_json("models/reference/ce-probe.json");
     let pairs = reference["pairs"].as_array().unwrap();
     let sci: Vec<&serde_json::Value> = pairs.iter().filter(|p| p["source"].as_str().unwrap().contains("+ relevant doc")).collect();
     let ce = cross_encoder("ce-probe", "model.onnx");
-    let filler = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. ".repeat(40);
-    let (mut found, mut eligible) = (0, 0);
-    for p in &sci {
-        let q = p["query"].as_str().unwrap();
-        let relevant = p["passage"].as_str().unwrap();
-        let alone = ce.rerank_texts(q, &[relevant, filler.as_str()], &RerankOptions { top_k: None, max_chunks_per_doc: 1, ..Default::default() }).unwrap();
-        if alone[0].index != 0 {
-            continue; // the model prefers the filler to the passage itself: nothing for chunking to find
+    let tok = ce.tokenizer();
+    let sentence = "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. ";
+    assert_eq!(tok.encode("ut").unwrap().len(), 1, "the padding word is one token");
+    for overlap in [0, 128] {
+        let (mut found, mut eligible) = (0, 0);
+        for p in &sci {
+            let q = p["query"].as_str().unwrap();
+            let relevant = p["passage"].as_str().unwrap();
+            let step = tok.window(&tok.query(q).unwrap()) - overlap;
+            let mut filler = sentence.repeat(40);
+            let n = tok.encode(&filler).unwrap().len();
+            filler.push_str(&"ut ".repeat((step - n % step) % step));
+            let chunked_opts = RerankOptions { top_k: None, chunk_overlap: overlap, ..Default::default() };
+            let alone = ce.rerank_texts(q, &[relevant, filler.as_str()], &chunked_opts).unwrap();
+            if alone[0].index != 0 {
+                continue; // the model prefers the filler to the passage itself: nothing for chunking to find
+            }
+            eligible += 1;
+            let buried = format!("{filler}{relevant}");
+            let rel_start = tok.encode(&filler).unwrap().len();
+            assert_eq!(tok.encode(&buried).unwrap().len(), rel_start + tok.encode(relevant).unwrap().len());
+            assert_eq!(rel_start % step, 0, "the passage starts at a chunk boundary");
+            assert!(rel_start > 512, "the passage starts past token 512");
+            let docs = [filler.as_str(), buried.as_str()];
+            let chunked = ce.rerank_texts(q, &docs, &chunked_opts).unwrap();
+            let truncated = ce.rerank_texts(q, &docs, &RerankOptions { top_k: None, max_chunks_per_doc: 1, ..Default::default() }).unwrap();
+            // Without chunking both documents read the same first window: a tie, input order kept — the passage is missed.
+            assert_eq!(truncated[0].index, 0);
+            assert_eq!(truncated[0].score, truncated[1].score);
+            // With chunking the buried document shares every filler window with the filler document, so it can
+            // only come first (ties keep the filler first) through the chunk that holds the passage.
+            if chunked[0].index == 1 && chunked[0].score > truncated[0].score {
+                found += 1;
+            } else {
+                eprintln!("overlap {overlap}: missed for query {:?}: {:?} (passage alone {:?})", q, chunked, alone[0].score);
+            }
         }
-        eligible += 1;
-        let buried = format!("{filler}{relevant}");
-        let qenc = ce.tokenizer().query(q).unwrap();
-        let rel_start = ce.tokenizer().encode(&buried).unwrap().len() - ce.tokenizer().encode(relevant).unwrap().len();
-        assert!(rel_start > 512 + ce.tokenizer().window(&qenc) / 2, "the passage starts past token 512");
-        let docs = [filler.as_str(), buried.as_str()];
-        let chunked = ce.rerank_texts(q, &docs, &RerankOptions { top_k: None, max_chunks_per_doc: 30, chunk_overlap: 256, ..Default::default() }).unwrap();
-        let truncated = ce.rerank_texts(q, &docs, &RerankOptions { top_k: None, max_chunks_per_doc: 1, ..Default::default() }).unwrap();
-        // Without chunking both documents read the same first window: a tie, input order kept — the passage is missed.
-        assert_eq!(truncated[0].index, 0);
-        assert_eq!(truncated[0].score, truncated[1].score);
-        if chunked[0].index == 1 && chunked[0].score > truncated[0].score {
-            found += 1;
-        }
+        eprintln!("overlap {overlap}: buried passage found with chunking for {found}/{eligible} queries (of {} in the reference; the others: the model prefers the filler to the passage itself)", sci.len());
+        assert!(eligible >= 5, "overlap {overlap}: only {eligible} queries where the model prefers the passage to the filler");
+        assert_eq!(found, eligible, "overlap {overlap}: chunking found the buried passage for only {found}/{eligible} queries");
     }
-    eprintln!("buried passage found with chunking for {found}/{eligible} queries (of {} in the reference; the others: the model prefers the filler to the passage itself)", sci.len());
-    assert!(eligible >= 5, "only {eligible} queries where the model prefers the passage to the filler");
-    assert!(found * 10 >= eligible * 8, "chunking found the buried passage for only {found}/{eligible} queries");
 }
 
 #[test]
