@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Reranking throughput: pairs/s reranking each SciFact query's BM25 top-100 with ce-probe (fp32 and int8).
 //
-//   node bench/rerank.mjs [--queries N] [--batch B] [--full] [--skip native,ort-node,ort-web]
+//   node bench/rerank.mjs [--queries N] [--batch B] [--full] [--skip native,ort-node,ort-web] [--pkg DIR]
+//
+// --out FILE: also write the summary as JSON (e.g. bench/out/rerank.json).
+// --pkg DIR: the package build to measure (default pkg/dist; e.g. a relaxed-SIMD build, run with
+// `node --experimental-wasm-relaxed-simd` on Node 20 — node's own flags are passed on to the memory child).
 //
 // Engines, all one thread, same ONNX file, same tokens (rerankit's own, only_second at 512), same batch size
 // (length-sorted batches padded to their longest row):
@@ -13,10 +17,10 @@
 // Also: the wasm size and the peak RSS of a Node process that loads ce-probe and reranks 100 documents.
 // Needs `npm run fixtures` (models) and `npm install --prefix bench` (the onnxruntime baselines).
 import { execFileSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 import os from "node:os";
 
@@ -30,6 +34,9 @@ const full = args.includes("--full");
 const nQueries = full ? 300 : Number(opt("--queries", "5"));
 const batch = Number(opt("--batch", "16"));
 const skip = new Set(String(opt("--skip", "")).split(",").filter(Boolean));
+// The package by path: bench/ has its own package.json, so a self-reference by name does not resolve here.
+const pkgDist = path.resolve(root, opt("--pkg", "pkg/dist"));
+const loadRerankit = () => import(pathToFileURL(path.join(pkgDist, "node.js")).href);
 const modelsDir = process.env.RERANKIT_MODELS || path.join(os.homedir(), ".cache/rerankit/models");
 const ceDir = path.join(modelsDir, "ce-probe");
 const coll = path.join(root, "tests/fixtures/collection");
@@ -60,12 +67,13 @@ function collection() {
 
 // --- child mode: peak memory of one process reranking 100 docs with the wasm package ----------------------
 if (args[0] === "--child-memory") {
-  const { CrossEncoder } = await import("rerankit");
+  const { CrossEncoder, wasmMemoryBytes } = await loadRerankit();
   const file = args[1];
   const [{ query, docs }] = collection();
   const ce = await CrossEncoder.load({ model: path.join(ceDir, file), tokenizer: path.join(ceDir, "tokenizer.json"), config: path.join(ceDir, "config.json") });
   await ce.rerank(query, docs.slice(0, 100), { topK: null, batchSize: batch, maxChunksPerDoc: 1 });
-  console.log(JSON.stringify({ maxRSS_MiB: process.resourceUsage().maxRSS / 1024 }));
+  // wasm linear memory never shrinks: after the rerank it is the peak of load + rerank.
+  console.log(JSON.stringify({ maxRSS_MiB: process.resourceUsage().maxRSS / 1024, wasm_MiB: wasmMemoryBytes() / 1048576 }));
   process.exit(0);
 }
 
@@ -79,8 +87,8 @@ const record = (engine, model, loadMs, seconds) => {
   console.log(`[bench] ${engine.padEnd(16)} ${model.padEnd(16)} load ${r.load_ms.toFixed(0).padStart(6)} ms  ${r.pairs_per_s.toFixed(1).padStart(7)} pairs/s`);
 };
 
-// rerankit in wasm (the npm package, self-referenced by name).
-const { CrossEncoder } = await import("rerankit");
+// rerankit in wasm (the npm package's Node entry).
+const { CrossEncoder } = await loadRerankit();
 const tokens = new Map(); // file → [[{ids, types}]] per query, from rerankit's tokenizer, reused by onnxruntime
 for (const file of ["model.onnx", "model_int8.onnx"]) {
   let t0 = performance.now();
@@ -161,13 +169,17 @@ for (const file of ["model.onnx", "model_int8.onnx"]) {
 }
 
 // Size and memory.
-const wasmPath = path.join(root, "pkg/dist/wasm/rerankit_bg.wasm");
+const wasmPath = path.join(pkgDist, "wasm/rerankit_bg.wasm");
 const size = statSync(wasmPath).size;
 const gzipSize = gzipSync(readFileSync(wasmPath), { level: 9 }).length;
 console.log(`\n[bench] wasm: ${(size / 1048576).toFixed(2)} MiB raw, ${(gzipSize / 1048576).toFixed(2)} MiB gzip -9 (${wasmPath})`);
+const memory = {};
 for (const file of ["model.onnx", "model_int8.onnx"]) {
-  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child-memory", file, "--queries", "1", "--batch", String(batch)]).toString();
+  const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--child-memory", file, "--queries", "1", "--batch", String(batch), "--pkg", pkgDist]).toString();
   const m = JSON.parse(out.trim().split("\n").pop());
-  console.log(`[bench] peak RSS, Node loading ce-probe ${file} and reranking 100 docs with rerankit-wasm: ${m.maxRSS_MiB.toFixed(0)} MiB`);
+  console.log(`[bench] Node loading ce-probe ${file} and reranking 100 docs with rerankit-wasm (batch ${batch}): wasm memory ${m.wasm_MiB.toFixed(0)} MiB, process peak RSS ${m.maxRSS_MiB.toFixed(0)} MiB`);
+  memory[file] = { wasm_MiB: Number(m.wasm_MiB.toFixed(1)), max_rss_MiB: Number(m.maxRSS_MiB.toFixed(1)) };
 }
-console.log(JSON.stringify({ queries: work.length, pairs: nPairs, batch, results, wasm_bytes: size, wasm_gzip_bytes: gzipSize }));
+const summary = { date: new Date().toISOString(), loadavg: os.loadavg().map((x) => Number(x.toFixed(2))), cpus: os.cpus().length, node: process.version, pkg: path.relative(root, pkgDist), queries: work.length, pairs: nPairs, batch, results, wasm_bytes: size, wasm_gzip_bytes: gzipSize, memory };
+console.log(JSON.stringify(summary));
+if (opt("--out")) writeFileSync(path.resolve(opt("--out")), JSON.stringify(summary, null, 1) + "\n");

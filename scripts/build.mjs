@@ -2,6 +2,12 @@
 // Builds the npm package: Rust → wasm32 (release, +simd128) → wasm-bindgen (--target web) → wasm-opt (binaryen
 // from npm) → TypeScript (pkg/*.ts → pkg/dist). `--dev` skips wasm-opt; `--ts-only` recompiles only the
 // TypeScript against the wasm already in pkg/wasm (for changes that touch no Rust). Prints the wasm size and time.
+//
+// `--relaxed-simd` (experimental, for bench/rerank.mjs): the same crate built with `+simd128,+relaxed-simd`
+// (tract's fused f32x4.relaxed_madd GEMM and i32x4.relaxed_dot int8 kernels) in its own target dir
+// (target/relaxed-simd, so the baseline build stays warm), packaged as a copy of pkg/dist with that wasm in
+// target/relaxed-simd/pkg/dist (needs a normal build first). It leaves pkg/ alone: a relaxed-SIMD module does not
+// compile where the runtime lacks the proposal (Node 20 without --experimental-wasm-relaxed-simd, Safari).
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -32,6 +38,27 @@ const wasmOut = path.join(root, "pkg", "wasm");
 const dist = path.join(root, "pkg", "dist");
 
 const bgWasm = path.join(wasmOut, "rerankit_bg.wasm");
+if (process.argv.includes("--relaxed-simd")) {
+  const relaxedTarget = path.join(root, "target", "relaxed-simd");
+  const out = path.join(relaxedTarget, "pkg");
+  if (!existsSync(path.join(dist, "node.js"))) throw new Error("--relaxed-simd needs a normal build in pkg/dist first");
+  step("cargo build (wasm32, release, +simd128,+relaxed-simd)", () =>
+    run("cargo", ["build", "--lib", "--target", "wasm32-unknown-unknown", "--release"], {
+      env: { ...process.env, CARGO_TARGET_DIR: relaxedTarget,
+        // RUSTFLAGS replaces .cargo/config.toml's rustflags, so the getrandom cfg is repeated here.
+        RUSTFLAGS: '-C target-feature=+simd128,+relaxed-simd --cfg getrandom_backend="wasm_js"' } }));
+  step("wasm-bindgen", () => {
+    rmSync(out, { recursive: true, force: true });
+    cpSync(dist, path.join(out, "dist"), { recursive: true });
+    rmSync(path.join(out, "dist", "wasm"), { recursive: true, force: true });
+    run("wasm-bindgen", ["--target", "web", "--out-dir", path.join(out, "dist", "wasm"), "--out-name", "rerankit",
+      path.join(relaxedTarget, "wasm32-unknown-unknown", "release", "rerankit.wasm")]);
+  });
+  const bytes = readFileSync(path.join(out, "dist", "wasm", "rerankit_bg.wasm"));
+  console.log(`[build] relaxed-SIMD package in ${path.relative(root, out)}/dist: wasm ${(bytes.length / 1048576).toFixed(2)} MiB raw, ` +
+    `${(gzipSync(bytes, { level: 9 }).length / 1048576).toFixed(2)} MiB gzip (not optimised)`);
+  process.exit(0);
+}
 const previousReport = path.join(dist, "build-report.json");
 if (tsOnly) {
   if (!existsSync(bgWasm)) throw new Error("--ts-only needs a wasm build in pkg/wasm: run `node scripts/build.mjs --dev` once");
