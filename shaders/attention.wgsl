@@ -3,7 +3,10 @@
 //   pⱼ = exp(sⱼ − maxₖ sₖ) / Σₖ exp(sₖ − maxₖ sₖ)          (numerically stable softmax)
 //   ctx[b, i, h·d + c] = Σⱼ pⱼ · V[b, j, h·d + c]
 // Q, K, V are the three H-wide column blocks of the fused projection qkv [B·S, 3H]; the mask term is the
-// exported graph's (1 − m)·finfo(f32).min. S ≤ 512, head_dim d ≤ 128.
+// exported graph's (1 − m)·finfo(f32).min. S ≤ 512, head_dim d ≤ 128 and a multiple of 4 (rows are read as
+// vec4). Scores: one key per thread. Context: the 64 threads split into G = 64 / (d/4) slices of the keys, each
+// thread one vec4 column of V over its slice (a chain of S/G steps, not S: this loop set the kernel's speed on
+// a GPU), then the slices' partial sums are added in workgroup memory.
 //
 // Bindings: 0 params {batch, seq, heads, head_dim, hidden, scale}, 1 qkv [B·S, 3H], 2 mask [B·S] u32,
 // 3 ctx [B·S, H] (write). Dispatch: (S, heads, B).
@@ -14,7 +17,7 @@ struct AttnParams {
 }
 
 @group(0) @binding(0) var<uniform> p: AttnParams;
-@group(0) @binding(1) var<storage, read> qkv: array<f32>;
+@group(0) @binding(1) var<storage, read> qkv: array<vec4<f32>>;
 @group(0) @binding(2) var<storage, read> mask: array<u32>;
 @group(0) @binding(3) var<storage, read_write> ctx: array<f32>;
 
@@ -23,8 +26,9 @@ const WG: u32 = 64u;
 const F32_MIN: f32 = -0x1.fffffep+127f;
 
 var<workgroup> sc: array<f32, 512>;
-var<workgroup> qs: array<f32, 128>;
+var<workgroup> qs: array<vec4<f32>, 32>;
 var<workgroup> red: array<f32, 64>;
+var<workgroup> part: array<vec4<f32>, 64>;
 
 @compute @workgroup_size(64)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
@@ -32,18 +36,20 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     let h = wid.y;
     let b = wid.z;
     let S = p.seq;
-    let d = p.head_dim;
+    let d4 = p.head_dim / 4u;
     let H = p.hidden;
-    let stride = 3u * H;
-    let qbase = (b * S + i) * stride + h * d;
-    for (var c = lid; c < d; c = c + WG) { qs[c] = qkv[qbase + c] * p.scale; }
+    let H4 = H / 4u;
+    let stride4 = 3u * H4;
+    let qbase4 = (b * S + i) * stride4 + h * d4;
+    for (var c = lid; c < d4; c = c + WG) { qs[c] = qkv[qbase4 + c] * p.scale; }
     workgroupBarrier();
 
     var m = F32_MIN;
     for (var j = lid; j < S; j = j + WG) {
-        let kbase = (b * S + j) * stride + H + h * d;
-        var s = 0.0;
-        for (var c = 0u; c < d; c = c + 1u) { s = fma(qs[c], qkv[kbase + c], s); }
+        let kbase4 = (b * S + j) * stride4 + H4 + h * d4;
+        var acc = vec4<f32>(0.0);
+        for (var c = 0u; c < d4; c = c + 1u) { acc = fma(qs[c], qkv[kbase4 + c], acc); }
+        var s = (acc.x + acc.y) + (acc.z + acc.w);
         if (mask[b * S + j] == 0u) { s = s + F32_MIN; }
         sc[j] = s;
         m = max(m, s);
@@ -71,10 +77,23 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     }
     let inv = 1.0 / red[0];
 
-    for (var c = lid; c < d; c = c + WG) {
-        var acc = 0.0;
-        let vbase = b * S * stride + 2u * H + h * d + c;
-        for (var j = 0u; j < S; j = j + 1u) { acc = fma(sc[j], qkv[vbase + j * stride], acc); }
-        ctx[(b * S + i) * H + h * d + c] = acc * inv;
+    let slices = WG / d4;
+    let c = lid % d4;
+    let g = lid / d4;
+    var acc = vec4<f32>(0.0);
+    if (g < slices) {
+        let vbase4 = b * S * stride4 + 2u * H4 + h * d4 + c;
+        for (var j = g; j < S; j = j + slices) { acc = fma(vec4<f32>(sc[j]), qkv[vbase4 + j * stride4], acc); }
+    }
+    part[lid] = acc;
+    workgroupBarrier();
+    if (lid < d4) {
+        var t = vec4<f32>(0.0);
+        for (var k = 0u; k < slices; k = k + 1u) { t = t + part[k * d4 + lid]; }
+        let o = (b * S + i) * H + h * 4u * d4 + 4u * lid;
+        ctx[o] = t.x * inv;
+        ctx[o + 1u] = t.y * inv;
+        ctx[o + 2u] = t.z * inv;
+        ctx[o + 3u] = t.w * inv;
     }
 }

@@ -93,6 +93,15 @@ fn bench_webgpu_vs_cpu() {
         }
         gpu_rates.push(format!("\"{batch_size}\":{:.2}", (nq * texts.len()) as f64 / t.elapsed().as_secs_f64()));
     }
+    // where a batch's GPU time goes (the middle batch of the first query's 100 pairs)
+    let pairs: Vec<(&str, &str)> = texts.iter().map(|d| (queries[0], *d)).collect();
+    if let Some(kinds) = block_on(ce.profile_gpu(&pairs, batches[0], 20)).unwrap() {
+        let total: f64 = kinds.iter().map(|(_, s)| s).sum();
+        let parts: Vec<String> = kinds.iter().map(|(n, s)| format!("{n:?}:{:.3}", s * 1e3)).collect();
+        let line = format!(r#"{{"bench":"kernels","model":{model:?},"batch_size":{},"max_length":{max_length},"ms_per_batch":{{{}}},"total_ms":{:.3}}}"#, batches[0], parts.join(","), total * 1e3);
+        println!("{line}");
+        lines.push(line);
+    }
     let opts = RerankOptions { top_k: None, max_chunks_per_doc: 1, batch_size: batches[0], ..Default::default() };
     ce.cpu().rerank_texts(queries[0], &texts[..16], &opts).unwrap();
     let t = Instant::now();

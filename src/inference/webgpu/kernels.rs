@@ -47,7 +47,7 @@ pub mod source {
 pub const MAX_HIDDEN: usize = 1024;
 /// Longest sequence the attention kernel handles.
 pub const MAX_SEQUENCE: usize = 512;
-/// Largest head dimension the attention kernel handles.
+/// Largest head dimension the attention kernel handles (it must also be a multiple of 4: rows are read as vec4).
 pub const MAX_HEAD_DIM: usize = 128;
 
 /// A bind group + parameter buffer + workgroup count for one kernel invocation.

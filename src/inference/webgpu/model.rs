@@ -295,6 +295,47 @@ impl GpuBert {
         Ok(out)
     }
 
+    /// Where one forward pass of `batch` spends its GPU time: seconds per pass for each kind of kernel (summed
+    /// over the layers), each dispatch re-run `reps` times alone in one submission (for tests/webgpu_bench.rs).
+    /// The layer norms run in place, so the activations are garbage afterwards; the next `run` rewrites them.
+    pub async fn profile(&mut self, batch: &Batch, output: Output, reps: usize) -> Result<Vec<(&'static str, f64)>> {
+        self.run(batch, output).await?;
+        let gpu = self.gpu.clone();
+        let acts = self.acts.as_ref().expect("allocated by run");
+        let mut kinds: Vec<(&'static str, Vec<&Dispatch>)> = vec![("embeddings + layer norm", vec![&acts.embeddings.0])];
+        for ops in &acts.layers {
+            for (name, d) in [
+                ("QKV matmul", &ops.qkv.0),
+                ("attention", &ops.attention.0),
+                ("attention-output matmul", &ops.attn_out.0),
+                ("residual + layer norm", &ops.ln1.0),
+                ("FFN-in matmul + GELU", &ops.ffn_in.0),
+                ("FFN-out matmul", &ops.ffn_out.0),
+                ("residual + layer norm", &ops.ln2.0),
+            ] {
+                match kinds.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, list)) => list.push(d),
+                    None => kinds.push((name, vec![d])),
+                }
+            }
+        }
+        if let Some(c) = &acts.classifier {
+            kinds.push(("classifier", vec![&c.0]));
+        }
+        if let Some(p) = &acts.pool {
+            kinds.push(("mean pooling", vec![&p.0]));
+        }
+        let mut out = Vec::new();
+        for (name, list) in kinds {
+            let repeated: Vec<&Dispatch> = (0..reps).flat_map(|_| list.iter().copied()).collect();
+            let t0 = web_time_now();
+            kernels::submit(&gpu, &repeated, &acts.out, &acts.staging, 1);
+            gpu.read(&acts.staging, 1).await?;
+            out.push((name, (web_time_now() - t0) / reps as f64));
+        }
+        Ok(out)
+    }
+
     /// Runs the matmul kernel alone on an `[m, k] × [k, n]` product `reps` times; returns seconds per product
     /// (for the GFLOP/s report of `tests/webgpu_bench.rs`).
     pub async fn time_matmul(gpu: &Gpu, m: usize, n: usize, k: usize, reps: usize) -> Result<f64> {

@@ -605,8 +605,8 @@ impl BertWeights {
             return Err(unsupported("no transformer layer recognised (not a BERT-family encoder)"));
         }
         let heads = heads_found.ok_or_else(|| unsupported("cannot tell the number of attention heads (give config.json)"))?;
-        if heads == 0 || hidden % heads != 0 || hidden / heads > MAX_HEAD_DIM {
-            return Err(unsupported(format!("{heads} heads do not fit hidden size {hidden}")));
+        if heads == 0 || hidden % heads != 0 || hidden / heads > MAX_HEAD_DIM || (hidden / heads) % 4 != 0 {
+            return Err(unsupported(format!("{heads} heads do not fit hidden size {hidden} (head size a multiple of 4, at most {MAX_HEAD_DIM})")));
         }
         let head = if output == "logits" {
             head_of(g, output, &h, hidden)?
