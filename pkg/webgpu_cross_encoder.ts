@@ -22,7 +22,10 @@ export interface ProbeReport {
 
 /** What a WebGPU-capable ranker reports (`CrossEncoder.webgpu`). */
 export interface WebGpuInfo {
-  /** The adapter in use (`"swiftshader (BrowserWebGpu, Cpu)"`…) while on WebGPU. */
+  /**
+   * The adapter in use while on WebGPU: the browser's `GPUAdapterInfo` (`"google swiftshader (WebGPU, software
+   * fallback adapter)"`, `"nvidia ampere (WebGPU)"`…), or wgpu's description where the runtime gives none.
+   */
   adapter: string | undefined;
   /** After the first rerank/score. */
   probe: ProbeReport | undefined;
@@ -50,6 +53,27 @@ export function runtimeHasWebGpu(): boolean {
   return g.navigator?.gpu !== undefined && (g.window !== undefined || g.WorkerGlobalScope !== undefined);
 }
 
+/**
+ * The browser's own description of its default adapter — wgpu copies only `GPUAdapterInfo.description` into its
+ * adapter name, and browsers usually leave that empty. `undefined` when the browser says nothing.
+ */
+async function browserAdapterLabel(): Promise<string | undefined> {
+  type Info = { vendor?: string; architecture?: string; device?: string; description?: string; isFallbackAdapter?: boolean };
+  type Adapter = { info?: Info; isFallbackAdapter?: boolean };
+  const gpu = (globalThis as { navigator?: { gpu?: { requestAdapter(): Promise<Adapter | null> } } }).navigator?.gpu;
+  try {
+    const a = await gpu?.requestAdapter();
+    const i = a?.info;
+    if (!a || !i) return undefined;
+    const name = [i.vendor, i.architecture, i.device, i.description].filter((x) => typeof x === "string" && x.length > 0).join(" ");
+    if (name.length === 0) return undefined;
+    const software = a.isFallbackAdapter ?? i.isFallbackAdapter ?? false;
+    return `${name} (WebGPU${software ? ", software fallback adapter" : ""})`;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Checks `device` (default `"cpu"`). */
 export function deviceOption(device: unknown): DeviceOption {
   if (device === undefined) return "cpu";
@@ -61,9 +85,11 @@ export function deviceOption(device: unknown): DeviceOption {
 export class WebGpuCore implements RankerCore {
   #core: wasm.WebGpuCrossEncoderCore;
   #queue: Promise<unknown> = Promise.resolve();
+  #adapterLabel: string | undefined;
 
-  private constructor(core: wasm.WebGpuCrossEncoderCore) {
+  private constructor(core: wasm.WebGpuCrossEncoderCore, adapterLabel: string | undefined) {
     this.#core = core;
+    this.#adapterLabel = adapterLabel;
   }
 
   /**
@@ -84,7 +110,7 @@ export class WebGpuCore implements RankerCore {
     }
     const warn = onWarning === undefined ? undefined : (m: string) => onWarning(m);
     const core = await wasm.WebGpuCrossEncoderCore.load(files.model, files.tokenizer, files.config ?? null, limits, device, warn);
-    return new WebGpuCore(core);
+    return new WebGpuCore(core, core.device === "webgpu" ? await browserAdapterLabel() : undefined);
   }
 
   /** `"webgpu"` while the WGSL kernels run the model, `"cpu"` after any fallback. */
@@ -93,7 +119,9 @@ export class WebGpuCore implements RankerCore {
   }
 
   get info(): WebGpuInfo {
-    return { adapter: this.#core.adapter ?? undefined, probe: this.#core.probe ?? undefined, warnings: this.#core.warnings };
+    const wgpuName = this.#core.adapter ?? undefined;
+    const adapter = wgpuName === undefined ? undefined : (this.#adapterLabel ?? wgpuName);
+    return { adapter, probe: this.#core.probe ?? undefined, warnings: this.#core.warnings };
   }
 
   get numLabels(): number {

@@ -80,6 +80,9 @@ test("WebGPU in headless Chromium: logits within 1e-3 of the CPU path on the ref
       console.log(`[webgpu] ${line}`);
       t.diagnostic(line);
       assert.equal(r.gpuLogits.length, picked.length * ref.num_labels);
+      // the adapter is named as the browser names it (wgpu alone leaves the name empty in browsers)
+      const named = [adapter.vendor, adapter.architecture].filter(Boolean);
+      assert.ok(named.length === 0 || named.some((x) => r.webgpu.adapter.includes(x)), `${name}: adapter "${r.webgpu.adapter}" vs ${JSON.stringify(adapter)}`);
       assert.ok(d <= TOL, `${name}: max |webgpu − cpu| = ${d} > ${TOL}`);
       assert.deepEqual(r.gpuRanked.map((x) => x.index), r.cpuRanked.map((x) => x.index), `${name}: rerank order`);
       r.gpuRanked.forEach((x, i) => assert.ok(Math.abs(x.score - r.cpuRanked[i].score) <= TOL, `${name}: rerank score ${i}`));
