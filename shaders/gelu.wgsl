@@ -3,22 +3,25 @@
 // WGSL has no erf, so erf is Abramowitz & Stegun 7.1.26 (|error| ≤ 1.5e-7 on the whole real line):
 //   erf(x) = sign(x)·(1 − (a₁t + a₂t² + a₃t³ + a₄t⁴ + a₅t⁵)·e^(−x²)),   t = 1 / (1 + p·|x|),
 //   p = 0.3275911, a₁..a₅ = 0.254829592, −0.284496736, 1.421413741, −1.453152027, 1.061405429.
+// GELU needs 1 + erf(z), which for z < 0 is the complement erfc(|z|) = poly·e^(−z²): computed directly, it keeps
+// its relative accuracy in the negative tail, where 1 − (1 − erfc) would cancel in f32.
 // The lines between BEGIN/END gelu_fn are also prepended to matmul.wgsl (its fused GELU epilogue).
 //
 // Bindings: 0 params {n}, 1 x [n] (read), 2 y [n] (write). Dispatch: ceil(n/256) workgroups of 256, split
 // over x and y when above 65535 (index = (wid.y·nwg.x + wid.x)·256 + lid).
 
 // BEGIN gelu_fn
-fn erf_as(x: f32) -> f32 {
+/// 1 + erf(x) with A&S 7.1.26; for x < 0 it is erfc(|x|) itself, not 1 − erf(|x|) (no cancellation).
+fn one_plus_erf_as(x: f32) -> f32 {
     let z = abs(x);
     let t = 1.0 / (1.0 + 0.3275911 * z);
     let poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-    let y = 1.0 - poly * exp(-z * z);
-    return select(y, -y, x < 0.0);
+    let complement = poly * exp(-z * z);
+    return select(2.0 - complement, complement, x < 0.0);
 }
 
 fn gelu_erf(x: f32) -> f32 {
-    return 0.5 * x * (1.0 + erf_as(x * 0.70710678118654752));
+    return 0.5 * x * one_plus_erf_as(x * 0.70710678118654752);
 }
 // END gelu_fn
 
