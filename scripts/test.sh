@@ -5,7 +5,7 @@
 # workerd, headless Chromium; model delivery), then WebGPU in headless Chromium.
 # `npm test -- rust|node|demo|runtimes|webgpu|pending` runs one part.
 #
-# "pending" holds the suites of work still in progress (CPU cross-encoder parity, WebGPU kernels): they are written against the real models and references but have not
+# "pending" holds the suites of work still in progress (int8 cross-encoder parity): they are written against the real models and references but have not
 # passed end to end yet, so they run on request (`npm run test:pending`) and join the default set once green.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,9 +26,9 @@ rust_suites=(
   --test agent_eval --test agent_eval_llm --test agent_eval_bad_input
   --test haystack_eval_squad --test haystack_eval --test haystack_eval_sas
   --test webgpu_kernels --test webgpu_parity
-  --test inference_collection
+  --test inference_collection --test inference_models
 )
-pending_rust_suites=(--test inference_models --test inference_int8)
+pending_rust_suites=(--test inference_int8)
 node_suites=(tests/node/document.test.mjs tests/node/metrics.test.mjs tests/node/rankers.test.mjs tests/node/pipeline.test.mjs
   tests/node/agent_eval.test.mjs tests/node/haystack_eval.test.mjs tests/node/haystack_sas.test.mjs
   tests/node/cross_encoder.test.mjs)
