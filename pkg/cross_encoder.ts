@@ -1,10 +1,11 @@
 // Cross-encoder reranking and bi-encoder embeddings on the CPU (tract compiled to wasm, one thread).
 // Semantics: PARITY.md §2 (Haystack's SentenceTransformersRanker) plus Cohere-style chunking of long documents.
 import * as wasm from "./wasm/rerankit.js";
-import { RerankitError, invalidArgument } from "./errors.js";
+import { invalidArgument } from "./errors.js";
 import { loadBytes, type LoadProgress, type ModelSource, type SourceCache } from "./model_source.js";
 import type { Document } from "./document.js";
 import { WebGpuCore, deviceOption, type RankerCore, type WebGpuInfo } from "./webgpu_cross_encoder.js";
+import { WebGpuEmbedderCore } from "./webgpu_embedder.js";
 
 /** Where a model runs: `"webgpu"` (our WGSL kernels, parity-checked) or `"cpu"` (tract in wasm). */
 export type Device = "cpu" | "webgpu";
@@ -193,22 +194,32 @@ export interface EmbedOptions {
 
 /** A bi-encoder: mean-pooled sentence embeddings. */
 export class Embedder {
-  readonly device: Device = "cpu";
-  #core: wasm.EmbedderCore;
+  #core: wasm.EmbedderCore | WebGpuEmbedderCore;
 
-  private constructor(core: wasm.EmbedderCore) {
+  private constructor(core: wasm.EmbedderCore | WebGpuEmbedderCore) {
     this.#core = core;
   }
 
-  /** @internal The wasm model (other bindings embed with it: SAS). */
-  get cpuCore(): wasm.EmbedderCore {
-    return this.#core;
+  /** @internal The wasm CPU model (other bindings embed with it: SAS), or `undefined` when WebGPU runs it. */
+  get cpuCore(): wasm.EmbedderCore | undefined {
+    return this.#core instanceof wasm.EmbedderCore ? this.#core : undefined;
   }
 
+  /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */
   static async load(options: ModelLoadOptions): Promise<Embedder> {
     const { model, tokenizer, config, limits, device } = await loadFiles(options);
-    if (device === "webgpu") throw new RerankitError('device: "webgpu" is available for CrossEncoder only; Embedder runs on the CPU ("cpu" or "auto")', "UNSUPPORTED");
-    return new Embedder(wasm.EmbedderCore.load(model, tokenizer, config ?? null, limits));
+    const gpu = await WebGpuEmbedderCore.load({ model, tokenizer, config }, limits, device, options.onWarning);
+    return new Embedder(gpu ?? wasm.EmbedderCore.load(model, tokenizer, config ?? null, limits));
+  }
+
+  /** Where the next batch runs: `"webgpu"`, or `"cpu"` (asked for, or after a fallback). */
+  get device(): Device {
+    return this.#core instanceof WebGpuEmbedderCore ? this.#core.device : "cpu";
+  }
+
+  /** Adapter, parity probe and warnings when loaded with `device` "webgpu"/"auto" in a WebGPU runtime. */
+  get webgpu(): WebGpuInfo | undefined {
+    return this.#core instanceof WebGpuEmbedderCore ? this.#core.info : undefined;
   }
 
   get dimension(): number {
@@ -218,7 +229,7 @@ export class Embedder {
   /** One vector per text (mean pooling over the attention mask, optionally L2-normalised). */
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (!Array.isArray(texts)) invalidArgument("texts", "expected an array of strings");
-    const flat = this.#core.embed(texts, options.normalize ?? false, options.batchSize ?? 32);
+    const flat = await this.#core.embed(texts, options.normalize ?? false, options.batchSize ?? 32);
     const h = this.dimension;
     return texts.map((_, i) => flat.slice(i * h, (i + 1) * h));
   }

@@ -199,7 +199,9 @@ export class EvaluationResult {
       if (!core) throw new RerankitError('SAS runs the cross-encoder on the CPU: load it with device: "cpu"', "UNSUPPORTED");
       this.handle.addSasCrossEncoder(core, batchSize, threshold);
     } else if (model instanceof Embedder) {
-      this.handle.addSasEmbedder(model.cpuCore, batchSize, threshold);
+      const core = model.cpuCore;
+      if (!core) throw new RerankitError('SAS runs the embedder on the CPU: load it with device: "cpu"', "UNSUPPORTED");
+      this.handle.addSasEmbedder(core, batchSize, threshold);
     } else if (typeof model === "function") {
       for (const node of this.nodeNames) {
         const pairs = JSON.parse(this.handle.sasPairs(node)) as [string, string][];

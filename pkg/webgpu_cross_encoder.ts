@@ -57,7 +57,7 @@ export function runtimeHasWebGpu(): boolean {
  * The browser's own description of its default adapter — wgpu copies only `GPUAdapterInfo.description` into its
  * adapter name, and browsers usually leave that empty. `undefined` when the browser says nothing.
  */
-async function browserAdapterLabel(): Promise<string | undefined> {
+export async function browserAdapterLabel(): Promise<string | undefined> {
   type Info = { vendor?: string; architecture?: string; device?: string; description?: string; isFallbackAdapter?: boolean };
   type Adapter = { info?: Info; isFallbackAdapter?: boolean };
   const gpu = (globalThis as { navigator?: { gpu?: { requestAdapter(): Promise<Adapter | null> } } }).navigator?.gpu;

@@ -1,5 +1,6 @@
-//! Bindings for the WebGPU backend: `WebGpuCrossEncoderCore`, the same surface as `CrossEncoderCore` (wrapped by
-//! pkg/webgpu_cross_encoder.ts) but asynchronous, because WebGPU hands results back through the event loop.
+//! Bindings for the WebGPU backend: `WebGpuCrossEncoderCore` and `WebGpuEmbedderCore`, the same surfaces as
+//! `CrossEncoderCore` and `EmbedderCore` (wrapped by pkg/webgpu_cross_encoder.ts and pkg/webgpu_embedder.ts) but
+//! asynchronous, because WebGPU hands results back through the event loop.
 //!
 //! ```js
 //! const core = await WebGpuCrossEncoderCore.load(model, tokenizer, config, {maxLength}, "auto", msg => console.warn(msg));
@@ -14,7 +15,7 @@
 use super::convert::to_js;
 use super::errors::{js, to_js_error, JsResult};
 use super::inference::{load_options, ranked_to_js, rerank_input, string_list};
-use crate::inference::webgpu::{Device, GpuCrossEncoder, WarningFn};
+use crate::inference::webgpu::{Device, GpuCrossEncoder, GpuEmbedder, ProbeReport, WarningFn};
 use crate::inference::ModelFiles;
 use crate::{Error, Result};
 use serde_json::{Map, Value};
@@ -30,9 +31,9 @@ pub struct WebGpuCrossEncoderCore {
 
 /// Runs `f` on the model inside a promise. Calls are serialised by the TypeScript wrapper; a call arriving
 /// while another awaits the GPU is refused rather than interleaved.
-fn with_model<F, Fut>(inner: &Rc<RefCell<GpuCrossEncoder>>, f: F) -> js_sys::Promise
+fn with_model<M: 'static, F, Fut>(inner: &Rc<RefCell<M>>, f: F) -> js_sys::Promise
 where
-    F: FnOnce(Rc<RefCell<GpuCrossEncoder>>) -> Fut + 'static,
+    F: FnOnce(Rc<RefCell<M>>) -> Fut + 'static,
     Fut: std::future::Future<Output = Result<JsValue>> + 'static,
 {
     let inner = inner.clone();
@@ -40,7 +41,26 @@ where
 }
 
 fn busy() -> Error {
-    Error::invalid("WebGpuCrossEncoder", "another call on this model is still running (await it first)")
+    Error::invalid("model", "another call on this WebGPU model is still running (await it first)")
+}
+
+/// The JS warning callback as the Rust one.
+fn warning_fn(on_warning: Option<js_sys::Function>) -> Option<WarningFn> {
+    on_warning.map(|f| {
+        Box::new(move |m: &str| {
+            let _ = f.call1(&JsValue::NULL, &JsValue::from_str(m));
+        }) as WarningFn
+    })
+}
+
+/// `{maxAbsDiff, passed, values}`, or `undefined` before the probe ran.
+fn probe_to_js(report: Option<&ProbeReport>) -> JsResult<JsValue> {
+    let Some(p) = report else { return Ok(JsValue::UNDEFINED) };
+    let mut o = Map::new();
+    o.insert("maxAbsDiff".into(), Value::from(p.max_abs_diff as f64));
+    o.insert("passed".into(), Value::from(p.passed));
+    o.insert("values".into(), Value::from(p.values));
+    js(to_js(&Value::Object(o)))
 }
 
 #[wasm_bindgen(js_class = WebGpuCrossEncoderCore)]
@@ -58,13 +78,8 @@ impl WebGpuCrossEncoderCore {
     ) -> JsResult<WebGpuCrossEncoderCore> {
         let device = js(Device::parse(&device))?;
         let limits = js(load_options(&options))?;
-        let warn = on_warning.map(|f| {
-            Box::new(move |m: &str| {
-                let _ = f.call1(&JsValue::NULL, &JsValue::from_str(m));
-            }) as WarningFn
-        });
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref() };
-        let ce = js(GpuCrossEncoder::load(files, &limits, device, warn).await)?;
+        let ce = js(GpuCrossEncoder::load(files, &limits, device, warning_fn(on_warning)).await)?;
         Ok(WebGpuCrossEncoderCore { inner: Rc::new(RefCell::new(ce)) })
     }
 
@@ -90,12 +105,7 @@ impl WebGpuCrossEncoderCore {
     #[wasm_bindgen(getter)]
     pub fn probe(&self) -> JsResult<JsValue> {
         let Ok(c) = self.inner.try_borrow() else { return Ok(JsValue::UNDEFINED) };
-        let Some(p) = c.probe_report() else { return Ok(JsValue::UNDEFINED) };
-        let mut o = Map::new();
-        o.insert("maxAbsDiff".into(), Value::from(p.max_abs_diff as f64));
-        o.insert("passed".into(), Value::from(p.passed));
-        o.insert("values".into(), Value::from(p.values));
-        js(to_js(&Value::Object(o)))
+        probe_to_js(c.probe_report())
     }
 
     #[wasm_bindgen(getter, js_name = numLabels)]
@@ -145,6 +155,77 @@ impl WebGpuCrossEncoderCore {
             let mut ce = inner.try_borrow_mut().map_err(|_| busy())?;
             let ranked = ce.rerank_groups(&groups, &options).await?;
             ranked_to_js(ranked)
+        })
+    }
+}
+
+/// A bi-encoder on WebGPU (mean pooling on the GPU, parity-checked against the CPU path) with CPU fallback.
+///
+/// ```js
+/// const core = await WebGpuEmbedderCore.load(model, tokenizer, config, {maxLength}, "auto", msg => console.warn(msg));
+/// await core.embed(["text a", "text b"], true, 32);   // Float32Array [n × dimension]
+/// ```
+#[wasm_bindgen(js_name = WebGpuEmbedderCore)]
+pub struct WebGpuEmbedderCore {
+    inner: Rc<RefCell<GpuEmbedder>>,
+}
+
+#[wasm_bindgen(js_class = WebGpuEmbedderCore)]
+impl WebGpuEmbedderCore {
+    /// As `WebGpuCrossEncoderCore.load`, for encoders with a `last_hidden_state` output.
+    pub async fn load(
+        model: Vec<u8>,
+        tokenizer: Vec<u8>,
+        config: Option<Vec<u8>>,
+        options: JsValue,
+        device: String,
+        on_warning: Option<js_sys::Function>,
+    ) -> JsResult<WebGpuEmbedderCore> {
+        let device = js(Device::parse(&device))?;
+        let limits = js(load_options(&options))?;
+        let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref() };
+        let e = js(GpuEmbedder::load(files, &limits, device, warning_fn(on_warning)).await)?;
+        Ok(WebGpuEmbedderCore { inner: Rc::new(RefCell::new(e)) })
+    }
+
+    /// `"webgpu"` or `"cpu"`: where the next batch runs.
+    #[wasm_bindgen(getter)]
+    pub fn device(&self) -> String {
+        self.inner.try_borrow().map(|c| c.device().to_string()).unwrap_or_else(|_| "webgpu".into())
+    }
+
+    /// The adapter's description while on WebGPU.
+    #[wasm_bindgen(getter)]
+    pub fn adapter(&self) -> Option<String> {
+        self.inner.try_borrow().ok().and_then(|c| c.adapter())
+    }
+
+    /// Every fallback warning so far.
+    #[wasm_bindgen(getter)]
+    pub fn warnings(&self) -> Vec<String> {
+        self.inner.try_borrow().map(|c| c.warnings().to_vec()).unwrap_or_default()
+    }
+
+    /// The parity probe's verdict once it ran: `{maxAbsDiff, passed, values}`, else `undefined`.
+    #[wasm_bindgen(getter)]
+    pub fn probe(&self) -> JsResult<JsValue> {
+        let Ok(c) = self.inner.try_borrow() else { return Ok(JsValue::UNDEFINED) };
+        probe_to_js(c.probe_report())
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn dimension(&self) -> JsResult<usize> {
+        Ok(self.inner.try_borrow().map_err(|_| to_js_error(busy()))?.cpu().dimension())
+    }
+
+    /// Embeddings of `texts`, concatenated: a `Float32Array [texts.length × dimension]`.
+    pub fn embed(&self, texts: JsValue, normalize: bool, batch_size: usize) -> js_sys::Promise {
+        with_model(&self.inner, move |inner| async move {
+            let t = string_list("texts", &texts)?;
+            let refs: Vec<&str> = t.iter().map(String::as_str).collect();
+            let mut e = inner.try_borrow_mut().map_err(|_| busy())?;
+            let vectors = e.embed(&refs, normalize, batch_size).await?;
+            Ok(js_sys::Float32Array::from(&vectors.concat()[..]).into())
         })
     }
 }

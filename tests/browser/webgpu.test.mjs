@@ -14,7 +14,8 @@
 // given (Linux); `--disable-gpu-sandbox` lets its GPU process start in containers. Without an adapter the test
 // does not pass as if WebGPU ran: the parity test is reported SKIPPED with the reason. The fallback test starts
 // Chromium without `--enable-unsafe-webgpu` (navigator.gpu present, no adapter) and checks that "webgpu" and
-// "auto" then warn, report device "cpu" and score exactly as the CPU path.
+// "auto" then warn, report device "cpu" and score exactly as the CPU path. The embedder test does the same for
+// `Embedder.load({device: "webgpu"})` (all-MiniLM-L6-v2, mean pooling on the GPU).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -86,6 +87,47 @@ test("WebGPU in headless Chromium: logits within 1e-3 of the CPU path on the ref
       assert.ok(d <= TOL, `${name}: max |webgpu − cpu| = ${d} > ${TOL}`);
       assert.deepEqual(r.gpuRanked.map((x) => x.index), r.cpuRanked.map((x) => x.index), `${name}: rerank order`);
       r.gpuRanked.forEach((x, i) => assert.ok(Math.abs(x.score - r.cpuRanked[i].score) <= TOL, `${name}: rerank score ${i}`));
+    }
+  });
+});
+
+test("WebGPU embedder in headless Chromium: vectors within 1e-3 of the CPU path (all-MiniLM-L6-v2), normalised and raw", async (t) => {
+  await withPage(WEBGPU_ARGS, async (page, logs) => {
+    if (!(await page.evaluate(() => window.adapterInfo()))) {
+      t.skip("NO WEBGPU ADAPTER in this Chromium: the WebGPU embedder is NOT tested here");
+      return;
+    }
+    // the hand-written reference passages: 1–60 tokens, unicode and CJK among them
+    const texts = reference("ce-parity-1").pairs.filter((p) => p.source.startsWith("hand:")).map((p) => p.passage);
+    const r = await page.evaluate(async (texts) => {
+      const { Embedder } = window.rerankit;
+      const files = { model: "/models/all-MiniLM-L6-v2/model.onnx", tokenizer: "/models/all-MiniLM-L6-v2/tokenizer.json", config: "/models/all-MiniLM-L6-v2/config.json" };
+      const warnings = [];
+      const gpu = await Embedder.load({ ...files, device: "webgpu", onWarning: (m) => warnings.push(m) });
+      const cpu = await Embedder.load({ ...files, device: "cpu" });
+      const out = { device: null, webgpu: null, warnings, dimension: gpu.dimension, cpuDevice: cpu.device };
+      for (const normalize of [true, false]) {
+        out[normalize ? "normalized" : "raw"] = {
+          gpu: (await gpu.embed(texts, { normalize, batchSize: 8 })).map((v) => Array.from(v)),
+          cpu: (await cpu.embed(texts, { normalize, batchSize: 8 })).map((v) => Array.from(v)),
+        };
+      }
+      out.device = gpu.device;
+      out.webgpu = gpu.webgpu;
+      gpu.free();
+      cpu.free();
+      return out;
+    }, texts);
+    assert.equal(r.device, "webgpu", `fell back to the CPU: ${JSON.stringify(r.warnings)}\n${logs.join("\n")}`);
+    assert.equal(r.cpuDevice, "cpu");
+    assert.deepEqual(r.warnings, []);
+    assert.ok(r.webgpu?.probe?.passed, `probe ${JSON.stringify(r.webgpu?.probe)}`);
+    assert.equal(r.dimension, 384);
+    for (const kind of ["normalized", "raw"]) {
+      assert.equal(r[kind].gpu.length, texts.length);
+      const d = maxDiff(r[kind].gpu.flat(), r[kind].cpu.flat());
+      console.log(`[webgpu] embedder ${kind}: ${texts.length} texts on ${r.webgpu.adapter}: max |webgpu − cpu| = ${d.toExponential(2)}; probe ${r.webgpu.probe.maxAbsDiff.toExponential(2)}`);
+      assert.ok(d <= TOL, `${kind}: max |webgpu − cpu| = ${d}`);
     }
   });
 });

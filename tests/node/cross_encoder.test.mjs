@@ -96,6 +96,17 @@ test("errors arrive as RerankitError with codes", async () => {
   assert.equal(warnings.length, 1);
   auto.free();
   await assert.rejects(CrossEncoder.load({ ...files, device: "gpu" }), (e) => e.code === "INVALID_ARGUMENT" && /^device/.test(e.message));
+  // the Embedder follows the same device rules, and a CPU-bound SAS gets its CPU core
+  const embWarnings = [];
+  const embGpu = await Embedder.load({ ...enc, device: "webgpu", onWarning: (m) => embWarnings.push(m) });
+  assert.equal(embGpu.device, "cpu");
+  assert.equal(embGpu.webgpu, undefined);
+  assert.equal(embWarnings.length, 1);
+  assert.match(embWarnings[0], /WebGPU unavailable, using the CPU/);
+  assert.equal((await embGpu.embed(["a text"]))[0].length, 384);
+  assert.ok(embGpu.cpuCore !== undefined);
+  embGpu.free();
+  await assert.rejects(Embedder.load({ ...enc, device: "gpu" }), (e) => e.code === "INVALID_ARGUMENT" && /^device/.test(e.message));
   const ce = await CrossEncoder.load(files);
   await assert.rejects(ce.rerank("", ["x"]), (e) => e.code === "INVALID_ARGUMENT");
   await assert.rejects(ce.rerank("q", [42]), (e) => e.code === "INVALID_ARGUMENT");
