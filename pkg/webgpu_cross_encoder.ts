@@ -81,17 +81,70 @@ export function deviceOption(device: unknown): DeviceOption {
   return device;
 }
 
-/** The WebGPU cross-encoder core: calls are queued, so concurrent reranks on one model run one after another. */
-export class WebGpuCore implements RankerCore {
-  #core: wasm.WebGpuCrossEncoderCore;
+/** What both WebGPU cores of the wasm module (cross-encoder, embedder) report. */
+interface WasmWebGpuCore {
+  readonly device: string;
+  readonly adapter: string | undefined;
+  readonly probe: ProbeReport | undefined;
+  readonly warnings: string[];
+  free(): void;
+}
+
+/**
+ * Whether to try WebGPU for `device`: `false` for "cpu", and for a runtime without WebGPU (with a warning when
+ * "webgpu" was asked for).
+ */
+export function wantsWebGpu(device: DeviceOption, onWarning: ((message: string) => void) | undefined): boolean {
+  if (onWarning !== undefined && typeof onWarning !== "function") invalidArgument("onWarning", "expected a function (message) => void");
+  if (device === "cpu") return false;
+  if (!runtimeHasWebGpu()) {
+    if (device === "webgpu") onWarning?.("WebGPU unavailable, using the CPU: this runtime has no navigator.gpu (WebGPU runs in browsers and dedicated workers)");
+    return false;
+  }
+  return true;
+}
+
+/** A wasm WebGPU core behind a call queue: concurrent calls on one model run one after another. */
+export class QueuedWebGpuCore<C extends WasmWebGpuCore> {
+  protected readonly core: C;
   #queue: Promise<unknown> = Promise.resolve();
   #adapterLabel: string | undefined;
 
-  private constructor(core: wasm.WebGpuCrossEncoderCore, adapterLabel: string | undefined) {
-    this.#core = core;
+  protected constructor(core: C, adapterLabel: string | undefined) {
+    this.core = core;
     this.#adapterLabel = adapterLabel;
   }
 
+  /** The browser's name for the adapter, when the model landed on WebGPU. */
+  protected static async label(core: WasmWebGpuCore): Promise<string | undefined> {
+    return core.device === "webgpu" ? await browserAdapterLabel() : undefined;
+  }
+
+  /** `"webgpu"` while the WGSL kernels run the model, `"cpu"` after any fallback. */
+  get device(): "webgpu" | "cpu" {
+    return this.core.device as "webgpu" | "cpu";
+  }
+
+  get info(): WebGpuInfo {
+    const wgpuName = this.core.adapter ?? undefined;
+    const adapter = wgpuName === undefined ? undefined : (this.#adapterLabel ?? wgpuName);
+    return { adapter, probe: this.core.probe ?? undefined, warnings: this.core.warnings };
+  }
+
+  free(): void {
+    this.core.free();
+  }
+
+  /** Runs `call` after every earlier call on this model has settled (the wasm model is borrowed while a GPU call is awaited). */
+  protected serial<T>(call: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(call, call);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+}
+
+/** The WebGPU cross-encoder core. */
+export class WebGpuCore extends QueuedWebGpuCore<wasm.WebGpuCrossEncoderCore> implements RankerCore {
   /**
    * The WebGPU core for `device`, or `null` when the CPU core should be used instead (`device` "cpu", or a
    * runtime without WebGPU — with a warning when "webgpu" was asked for).
@@ -102,56 +155,29 @@ export class WebGpuCore implements RankerCore {
     device: DeviceOption,
     onWarning: ((message: string) => void) | undefined,
   ): Promise<WebGpuCore | null> {
-    if (onWarning !== undefined && typeof onWarning !== "function") invalidArgument("onWarning", "expected a function (message) => void");
-    if (device === "cpu") return null;
-    if (!runtimeHasWebGpu()) {
-      if (device === "webgpu") onWarning?.("WebGPU unavailable, using the CPU: this runtime has no navigator.gpu (WebGPU runs in browsers and dedicated workers)");
-      return null;
-    }
+    if (!wantsWebGpu(device, onWarning)) return null;
     const warn = onWarning === undefined ? undefined : (m: string) => onWarning(m);
     const core = await wasm.WebGpuCrossEncoderCore.load(files.model, files.tokenizer, files.config ?? null, limits, device, warn);
-    return new WebGpuCore(core, core.device === "webgpu" ? await browserAdapterLabel() : undefined);
-  }
-
-  /** `"webgpu"` while the WGSL kernels run the model, `"cpu"` after any fallback. */
-  get device(): "webgpu" | "cpu" {
-    return this.#core.device as "webgpu" | "cpu";
-  }
-
-  get info(): WebGpuInfo {
-    const wgpuName = this.#core.adapter ?? undefined;
-    const adapter = wgpuName === undefined ? undefined : (this.#adapterLabel ?? wgpuName);
-    return { adapter, probe: this.#core.probe ?? undefined, warnings: this.#core.warnings };
+    return new WebGpuCore(core, await QueuedWebGpuCore.label(core));
   }
 
   get numLabels(): number {
-    return this.#core.numLabels;
+    return this.core.numLabels;
   }
 
   get maxLength(): number {
-    return this.#core.maxLength;
+    return this.core.maxLength;
   }
 
   score(queries: string[], documents: string[], batchSize: number): Promise<Float32Array> {
-    return this.#serial(() => this.#core.score(queries, documents, batchSize));
+    return this.serial(() => this.core.score(queries, documents, batchSize));
   }
 
   rerank(queries: readonly string[], lists: unknown[][], options: object): Promise<Ranked[][]> {
-    return this.#serial(() => this.#core.rerank(queries, lists, options));
+    return this.serial(() => this.core.rerank(queries, lists, options));
   }
 
   encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] } {
-    return this.#core.encodePair(query, document);
-  }
-
-  free(): void {
-    this.#core.free();
-  }
-
-  /** Runs `call` after every earlier call on this model has settled (the wasm model is borrowed while a GPU call is awaited). */
-  #serial<T>(call: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(call, call);
-    this.#queue = next.catch(() => undefined);
-    return next;
+    return this.core.encodePair(query, document);
   }
 }
