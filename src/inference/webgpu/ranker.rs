@@ -234,20 +234,6 @@ impl GpuCrossEncoder {
         self.backend.device()
     }
 
-    /// Seconds per kernel kind of one forward pass over the middle batch of `pairs` (length-sorted batches of
-    /// `batch_size`, padded as `score` pads them) on the GPU; `None` on the CPU. Benchmarks only: see [`GpuBert::profile`].
-    #[doc(hidden)]
-    pub async fn profile_gpu(&mut self, pairs: &[(&str, &str)], batch_size: usize, reps: usize) -> Result<Option<Vec<(&'static str, f64)>>> {
-        let seqs = pairs.iter().map(|(q, d)| self.cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
-        let pad = self.cpu.tokenizer().pad_id as i64;
-        let all = batches(&seqs, batch_size, pad);
-        let Some(batch) = all.get(all.len() / 2) else { return Ok(None) };
-        match &mut self.backend.state {
-            State::Gpu(m) | State::Unprobed(m) => Ok(Some(m.profile(batch, Output::Logits, reps).await?)),
-            State::Cpu { .. } => Ok(None),
-        }
-    }
-
     /// The GPU adapter in use, when on WebGPU.
     pub fn adapter(&self) -> Option<String> {
         self.backend.adapter()
@@ -274,6 +260,20 @@ impl GpuCrossEncoder {
     /// The CPU model (tokenizer, window, labels).
     pub fn cpu(&self) -> &CrossEncoder {
         &self.cpu
+    }
+
+    /// Seconds per kernel kind of one forward pass over the middle batch of `pairs` (length-sorted batches of
+    /// `batch_size`, padded as `score` pads them) on the GPU; `None` on the CPU. Benchmarks only: see [`GpuBert::profile`].
+    #[doc(hidden)]
+    pub async fn profile_gpu(&mut self, pairs: &[(&str, &str)], batch_size: usize, reps: usize) -> Result<Option<Vec<(&'static str, f64)>>> {
+        let seqs = pairs.iter().map(|(q, d)| self.cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
+        let pad = self.cpu.tokenizer().pad_id as i64;
+        let all = batches(&seqs, batch_size, pad);
+        let Some(batch) = all.get(all.len() / 2) else { return Ok(None) };
+        match &mut self.backend.state {
+            State::Gpu(m) | State::Unprobed(m) => Ok(Some(m.profile(batch, Output::Logits, reps).await?)),
+            State::Cpu { .. } => Ok(None),
+        }
     }
 
     /// Logits of `sequences`, `[n × num_labels]` in input order, on the active device.
