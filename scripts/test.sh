@@ -3,10 +3,7 @@
 # models and fixtures (npm run fixtures), runs the Rust tests natively, builds the wasm package once and runs the
 # Node tests against it, then the demo (www/) in headless Chromium, then the runtime matrix (Deno, Cloudflare
 # workerd, headless Chromium; model delivery), then WebGPU in headless Chromium.
-# `npm test -- rust|node|demo|runtimes|webgpu|pending` runs one part.
-#
-# "pending" holds the suites of work still in progress (int8 cross-encoder parity): they are written against the real models and references but have not
-# passed end to end yet, so they run on request (`npm run test:pending`) and join the default set once green.
+# `npm test -- rust|node|demo|runtimes|webgpu` runs one part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 part=${1:-all}
@@ -26,13 +23,11 @@ rust_suites=(
   --test agent_eval --test agent_eval_llm --test agent_eval_bad_input
   --test haystack_eval_squad --test haystack_eval --test haystack_eval_sas
   --test webgpu_kernels --test webgpu_parity
-  --test inference_collection --test inference_models
+  --test inference_collection --test inference_models --test inference_int8
 )
-pending_rust_suites=(--test inference_int8)
 node_suites=(tests/node/document.test.mjs tests/node/metrics.test.mjs tests/node/rankers.test.mjs tests/node/pipeline.test.mjs
   tests/node/agent_eval.test.mjs tests/node/haystack_eval.test.mjs tests/node/haystack_sas.test.mjs
-  tests/node/cross_encoder.test.mjs)
-pending_node_suites=(tests/node/cross_encoder_int8.test.mjs)
+  tests/node/cross_encoder.test.mjs tests/node/cross_encoder_int8.test.mjs)
 
 bash scripts/setup.sh
 
@@ -82,14 +77,6 @@ if [ "$part" = all ] || [ "$part" = runtimes ]; then
   bash scripts/install-chromium.sh
   say "runtimes: model delivery and CommonJS require (Node), Deno, Cloudflare workerd, headless Chromium"
   node --test --test-reporter=spec --test-concurrency=1 tests/runtimes/model_source.test.mjs tests/runtimes/node_cjs.test.cjs tests/runtimes/runtimes.test.mjs
-fi
-
-if [ "$part" = pending ]; then
-  # The WebGPU kernels are tested natively on Mesa's software Vulkan driver where no GPU is present.
-  bash scripts/install-vulkan.sh
-  say "pending suites (work in progress)"
-  cargo test --profile native-test --locked "${pending_rust_suites[@]}"
-  node --test --test-reporter=spec "${pending_node_suites[@]}"
 fi
 
 say "suites passed in $(( $(date +%s) - t0 )) s"
