@@ -19,6 +19,7 @@ pub mod cross_encoder;
 pub mod embedder;
 pub mod model_info;
 pub mod tokenization;
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] mod wasm_gemm;
 #[cfg(feature = "webgpu")] pub mod webgpu;
 
 pub use cross_encoder::{BatchDocuments, BatchRanking, CrossEncoder, Ranked, RerankOptions};
