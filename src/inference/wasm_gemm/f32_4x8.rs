@@ -10,16 +10,15 @@ use super::fused_op;
 const MR: usize = 4;
 const NR: usize = 8;
 
+/// The tile as 8 vectors: row r is `t[2r]` (columns 0–3) and `t[2r + 1]` (columns 4–7), the layout of `[[f32; 8]; 4]`.
+type Tile = [v128; 2 * MR];
+
 /// `acc[r] += a[k·MR + r] · b[k·NR ..][0..8]` for every k: per k, 2 loads of B, 4 splat-loads of A,
 /// 8 mul + 8 add. Accumulators are locals, loaded from and stored back to the tile around the loop.
 #[inline(never)]
-unsafe fn add_mat_mul(ab: &mut [[f32; NR]; MR], k: usize, pa: *const f32, pb: *const f32) {
+unsafe fn add_mat_mul(tile: &mut Tile, k: usize, pa: *const f32, pb: *const f32) {
     unsafe {
-        let t = ab.as_mut_ptr() as *mut v128;
-        let (mut c00, mut c01) = (v128_load(t), v128_load(t.add(1)));
-        let (mut c10, mut c11) = (v128_load(t.add(2)), v128_load(t.add(3)));
-        let (mut c20, mut c21) = (v128_load(t.add(4)), v128_load(t.add(5)));
-        let (mut c30, mut c31) = (v128_load(t.add(6)), v128_load(t.add(7)));
+        let [mut c00, mut c01, mut c10, mut c11, mut c20, mut c21, mut c30, mut c31] = *tile;
         let mut a = pa;
         let mut b = pb as *const v128;
         for _ in 0..k {
@@ -40,20 +39,120 @@ unsafe fn add_mat_mul(ab: &mut [[f32; NR]; MR], k: usize, pa: *const f32, pb: *c
             a = a.add(MR);
             b = b.add(NR / 4);
         }
-        v128_store(t, c00);
-        v128_store(t.add(1), c01);
-        v128_store(t.add(2), c10);
-        v128_store(t.add(3), c11);
-        v128_store(t.add(4), c20);
-        v128_store(t.add(5), c21);
-        v128_store(t.add(6), c30);
-        v128_store(t.add(7), c31);
+        *tile = [c00, c01, c10, c11, c20, c21, c30, c31];
     }
+}
+
+/// Columns 0–3 of four row vectors: `[v0[j], v1[j], v2[j], v3[j]]` for j = 0..4.
+#[inline(always)]
+fn transpose4(v0: v128, v1: v128, v2: v128, v3: v128) -> [v128; 4] {
+    let t0 = i32x4_shuffle::<0, 4, 1, 5>(v0, v1);
+    let t1 = i32x4_shuffle::<2, 6, 3, 7>(v0, v1);
+    let t2 = i32x4_shuffle::<0, 4, 1, 5>(v2, v3);
+    let t3 = i32x4_shuffle::<2, 6, 3, 7>(v2, v3);
+    [
+        i32x4_shuffle::<0, 1, 4, 5>(t0, t2),
+        i32x4_shuffle::<2, 3, 6, 7>(t0, t2),
+        i32x4_shuffle::<0, 1, 4, 5>(t1, t3),
+        i32x4_shuffle::<2, 3, 6, 7>(t1, t3),
+    ]
+}
+
+/// The fused ops tract emits around a product, in SIMD; `false` for one left to the scalar [`fused_op`].
+/// Same semantics as the scalar path: `Min`/`Max` are `pmin`/`pmax` (`m < x ? m : x`), `Sub` is `m - x`.
+#[inline(always)]
+unsafe fn simd_op(t: &mut Tile, op: &FusedKerSpec<f32>) -> bool {
+    macro_rules! scalar {
+        ($m:expr, |$x:ident, $s:ident| $e:expr) => {{
+            let $s = f32x4_splat($m);
+            for $x in t.iter_mut() {
+                *$x = { let $x = *$x; $e };
+            }
+        }};
+    }
+    macro_rules! per_row {
+        ($p:expr, |$x:ident, $s:ident| $e:expr) => {{
+            for r in 0..MR {
+                let $s = f32x4_splat(*$p.add(r));
+                for $x in &mut t[2 * r..2 * r + 2] {
+                    *$x = { let $x = *$x; $e };
+                }
+            }
+        }};
+    }
+    macro_rules! per_col {
+        ($p:expr, |$x:ident, $s:ident| $e:expr) => {{
+            let cols = [v128_load($p as *const v128), v128_load($p.add(4) as *const v128)];
+            for (i, $x) in t.iter_mut().enumerate() {
+                let $s = cols[i % 2];
+                *$x = { let $x = *$x; $e };
+            }
+        }};
+    }
+    unsafe {
+        match *op {
+            FusedKerSpec::Clear => *t = [f32x4_splat(0.0); 2 * MR],
+            FusedKerSpec::ScalarAdd(m) => scalar!(m, |x, s| f32x4_add(s, x)),
+            FusedKerSpec::ScalarMul(m) => scalar!(m, |x, s| f32x4_mul(s, x)),
+            FusedKerSpec::ScalarSub(m) => scalar!(m, |x, s| f32x4_sub(s, x)),
+            FusedKerSpec::ScalarSubF(m) => scalar!(m, |x, s| f32x4_sub(x, s)),
+            FusedKerSpec::ScalarMin(m) => scalar!(m, |x, s| f32x4_pmin(x, s)),
+            FusedKerSpec::ScalarMax(m) => scalar!(m, |x, s| f32x4_pmax(x, s)),
+            FusedKerSpec::PerRowAdd(p) => per_row!(p, |x, s| f32x4_add(s, x)),
+            FusedKerSpec::PerRowMul(p) => per_row!(p, |x, s| f32x4_mul(s, x)),
+            FusedKerSpec::PerRowSub(p) => per_row!(p, |x, s| f32x4_sub(s, x)),
+            FusedKerSpec::PerRowSubF(p) => per_row!(p, |x, s| f32x4_sub(x, s)),
+            FusedKerSpec::PerRowMin(p) => per_row!(p, |x, s| f32x4_pmin(x, s)),
+            FusedKerSpec::PerRowMax(p) => per_row!(p, |x, s| f32x4_pmax(x, s)),
+            FusedKerSpec::PerColAdd(p) => per_col!(p, |x, s| f32x4_add(s, x)),
+            FusedKerSpec::PerColMul(p) => per_col!(p, |x, s| f32x4_mul(s, x)),
+            FusedKerSpec::PerColSub(p) => per_col!(p, |x, s| f32x4_sub(s, x)),
+            FusedKerSpec::PerColSubF(p) => per_col!(p, |x, s| f32x4_sub(x, s)),
+            FusedKerSpec::PerColMin(p) => per_col!(p, |x, s| f32x4_pmin(x, s)),
+            FusedKerSpec::PerColMax(p) => per_col!(p, |x, s| f32x4_pmax(x, s)),
+            // Row-contiguous (C's columns adjacent): two vectors per row.
+            FusedKerSpec::Store(s) if s.item_size == 4 && s.col_byte_stride == 4 => {
+                for r in 0..MR {
+                    let row = s.ptr.offset(s.row_byte_stride * r as isize) as *mut v128;
+                    v128_store(row, t[2 * r]);
+                    v128_store(row.add(1), t[2 * r + 1]);
+                }
+            }
+            // Column-contiguous (C's rows adjacent, e.g. tract's scratch tile): transposed, one vector per column.
+            FusedKerSpec::Store(s) if s.item_size == 4 && s.row_byte_stride == 4 => {
+                for h in 0..2 {
+                    let cols = transpose4(t[h], t[2 + h], t[4 + h], t[6 + h]);
+                    for (j, c) in cols.into_iter().enumerate() {
+                        v128_store(s.ptr.offset(s.col_byte_stride * (4 * h + j) as isize) as *mut v128, c);
+                    }
+                }
+            }
+            FusedKerSpec::AddUnicast(s) if s.item_size == 4 && s.col_byte_stride == 4 => {
+                for r in 0..MR {
+                    let row = s.ptr.offset(s.row_byte_stride * r as isize) as *const v128;
+                    t[2 * r] = f32x4_add(t[2 * r], v128_load(row));
+                    t[2 * r + 1] = f32x4_add(t[2 * r + 1], v128_load(row.add(1)));
+                }
+            }
+            FusedKerSpec::AddUnicast(s) if s.item_size == 4 && s.row_byte_stride == 4 => {
+                for h in 0..2 {
+                    let c = |j: usize| v128_load(s.ptr.offset(s.col_byte_stride * (4 * h + j) as isize) as *const v128);
+                    // transposing the 4 column vectors gives the 4 row halves
+                    let rows = transpose4(c(0), c(1), c(2), c(3));
+                    for (r, v) in rows.into_iter().enumerate() {
+                        t[2 * r + h] = f32x4_add(t[2 * r + h], v);
+                    }
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// tract's kernel entry point: runs the fused op list until `Done`. 0 on success, 1 for an op it cannot run.
 pub(super) unsafe fn kernel(ops: &[FusedKerSpec<f32>]) -> isize {
-    let mut ab = [[0f32; NR]; MR];
+    let mut t: Tile = [f32x4_splat(0.0); 2 * MR];
     unsafe {
         let mut p = ops.as_ptr();
         loop {
@@ -61,11 +160,11 @@ pub(super) unsafe fn kernel(ops: &[FusedKerSpec<f32>]) -> isize {
                 FusedKerSpec::Done => return 0,
                 // tract's f32 layouts only: packing 0 is f32 × f32 in PackedFormat.
                 FusedKerSpec::AddMatMul { k, pa, pb, packing: 0 } => {
-                    add_mat_mul(&mut ab, k, pa as *const f32, pb as *const f32)
+                    add_mat_mul(&mut t, k, pa as *const f32, pb as *const f32)
                 }
                 FusedKerSpec::AddMatMul { .. } => return 1,
                 ref op => {
-                    if !fused_op(&mut ab, op) {
+                    if !simd_op(&mut t, op) && !fused_op(&mut *(t.as_mut_ptr() as *mut [[f32; NR]; MR]), op) {
                         return 1;
                     }
                 }
