@@ -27,7 +27,7 @@ rust_suites=(
 )
 node_suites=(tests/node/document.test.mjs tests/node/metrics.test.mjs tests/node/rankers.test.mjs tests/node/pipeline.test.mjs
   tests/node/agent_eval.test.mjs tests/node/haystack_eval.test.mjs tests/node/haystack_sas.test.mjs
-  tests/node/cross_encoder.test.mjs tests/node/cross_encoder_int8.test.mjs)
+  tests/node/cross_encoder.test.mjs tests/node/cross_encoder_int8.test.mjs tests/node/cross_encoder_shapes.test.mjs)
 
 bash scripts/setup.sh
 
