@@ -63,6 +63,43 @@ fn probe_to_js(report: Option<&ProbeReport>) -> JsResult<JsValue> {
     js(to_js(&Value::Object(o)))
 }
 
+/// The device getters both cores share (their models wrap the same WebGPU backend): where the next batch runs,
+/// the adapter, the fallback warnings and the parity probe's verdict.
+macro_rules! device_getters {
+    ($core:ident) => {
+        #[wasm_bindgen(js_class = $core)]
+        impl $core {
+            /// `"webgpu"` or `"cpu"`: where the next batch runs.
+            #[wasm_bindgen(getter)]
+            pub fn device(&self) -> String {
+                self.inner.try_borrow().map(|c| c.device().to_string()).unwrap_or_else(|_| "webgpu".into())
+            }
+
+            /// The adapter's description while on WebGPU.
+            #[wasm_bindgen(getter)]
+            pub fn adapter(&self) -> Option<String> {
+                self.inner.try_borrow().ok().and_then(|c| c.adapter())
+            }
+
+            /// Every fallback warning so far.
+            #[wasm_bindgen(getter)]
+            pub fn warnings(&self) -> Vec<String> {
+                self.inner.try_borrow().map(|c| c.warnings().to_vec()).unwrap_or_default()
+            }
+
+            /// The parity probe's verdict once it ran: `{maxAbsDiff, passed, values}`, else `undefined`.
+            #[wasm_bindgen(getter)]
+            pub fn probe(&self) -> JsResult<JsValue> {
+                let Ok(c) = self.inner.try_borrow() else { return Ok(JsValue::UNDEFINED) };
+                probe_to_js(c.probe_report())
+            }
+        }
+    };
+}
+
+device_getters!(WebGpuCrossEncoderCore);
+device_getters!(WebGpuEmbedderCore);
+
 #[wasm_bindgen(js_class = WebGpuCrossEncoderCore)]
 impl WebGpuCrossEncoderCore {
     /// Loads the CPU model (tokenizer, probe oracle, fallback) and, unless `device` is `"cpu"`, the GPU one.
@@ -81,31 +118,6 @@ impl WebGpuCrossEncoderCore {
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref() };
         let ce = js(GpuCrossEncoder::load(files, &limits, device, warning_fn(on_warning)).await)?;
         Ok(WebGpuCrossEncoderCore { inner: Rc::new(RefCell::new(ce)) })
-    }
-
-    /// `"webgpu"` or `"cpu"`: where the next batch runs.
-    #[wasm_bindgen(getter)]
-    pub fn device(&self) -> String {
-        self.inner.try_borrow().map(|c| c.device().to_string()).unwrap_or_else(|_| "webgpu".into())
-    }
-
-    /// The adapter's description while on WebGPU.
-    #[wasm_bindgen(getter)]
-    pub fn adapter(&self) -> Option<String> {
-        self.inner.try_borrow().ok().and_then(|c| c.adapter())
-    }
-
-    /// Every fallback warning so far.
-    #[wasm_bindgen(getter)]
-    pub fn warnings(&self) -> Vec<String> {
-        self.inner.try_borrow().map(|c| c.warnings().to_vec()).unwrap_or_default()
-    }
-
-    /// The parity probe's verdict once it ran: `{maxAbsDiff, passed, values}`, else `undefined`.
-    #[wasm_bindgen(getter)]
-    pub fn probe(&self) -> JsResult<JsValue> {
-        let Ok(c) = self.inner.try_borrow() else { return Ok(JsValue::UNDEFINED) };
-        probe_to_js(c.probe_report())
     }
 
     #[wasm_bindgen(getter, js_name = numLabels)]
@@ -186,31 +198,6 @@ impl WebGpuEmbedderCore {
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref() };
         let e = js(GpuEmbedder::load(files, &limits, device, warning_fn(on_warning)).await)?;
         Ok(WebGpuEmbedderCore { inner: Rc::new(RefCell::new(e)) })
-    }
-
-    /// `"webgpu"` or `"cpu"`: where the next batch runs.
-    #[wasm_bindgen(getter)]
-    pub fn device(&self) -> String {
-        self.inner.try_borrow().map(|c| c.device().to_string()).unwrap_or_else(|_| "webgpu".into())
-    }
-
-    /// The adapter's description while on WebGPU.
-    #[wasm_bindgen(getter)]
-    pub fn adapter(&self) -> Option<String> {
-        self.inner.try_borrow().ok().and_then(|c| c.adapter())
-    }
-
-    /// Every fallback warning so far.
-    #[wasm_bindgen(getter)]
-    pub fn warnings(&self) -> Vec<String> {
-        self.inner.try_borrow().map(|c| c.warnings().to_vec()).unwrap_or_default()
-    }
-
-    /// The parity probe's verdict once it ran: `{maxAbsDiff, passed, values}`, else `undefined`.
-    #[wasm_bindgen(getter)]
-    pub fn probe(&self) -> JsResult<JsValue> {
-        let Ok(c) = self.inner.try_borrow() else { return Ok(JsValue::UNDEFINED) };
-        probe_to_js(c.probe_report())
     }
 
     #[wasm_bindgen(getter)]
