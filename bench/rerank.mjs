@@ -9,7 +9,7 @@
 //
 // Engines, all one thread, same ONNX file, same tokens (rerankit's own, only_second at 512), same batch size
 // (length-sorted batches padded to their longest row):
-//   rerankit-native  the Rust crate (cargo test --profile native-test --test inference_bench -- --ignored:
+//   rerankit-native  the Rust crate (cargo test --profile native-test --test inference bench:: -- --ignored:
 //                    release optimisation without LTO, the profile the native tests already built)
 //   rerankit-wasm    the npm package in Node (import "rerankit"; build it first with `npm run build`)
 //   ort-node         onnxruntime-node, CPU EP, intraOpNumThreads 1
@@ -103,7 +103,7 @@ for (const file of ["model.onnx", "model_int8.onnx"]) {
 
 // rerankit native (release).
 if (!skip.has("native")) {
-  const out = execFileSync("cargo", ["test", "--profile", "native-test", "--test", "inference_bench", "--", "--ignored", "--nocapture"], {
+  const out = execFileSync("cargo", ["test", "--profile", "native-test", "--test", "inference", "bench::", "--", "--ignored", "--nocapture"], {
     cwd: root, env: { ...process.env, RERANKIT_BENCH_QUERIES: String(nQueries), RERANKIT_BENCH_BATCH: String(batch) }, stdio: ["ignore", "pipe", "inherit"],
   }).toString();
   for (const line of out.split("\n").filter((l) => l.startsWith("BENCH "))) {

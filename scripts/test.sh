@@ -1,82 +1,161 @@
 #!/usr/bin/env bash
-# `npm test`: the test suites, on a fresh machine too. Installs what is missing (scripts/setup.sh), builds the
-# models and fixtures (npm run fixtures), runs the Rust tests natively, builds the wasm package once and runs the
-# Node tests against it, then the demo (www/) in headless Chromium, then the runtime matrix (Deno, Cloudflare
-# workerd, headless Chromium; model delivery), then WebGPU in headless Chromium.
-# `npm test -- rust|node|demo|runtimes|webgpu` runs one part.
+# `npm test`: every test suite, on a fresh machine too (it installs what is missing), and a table of each part's
+# seconds at the end, so that CI's budget is visible in every log.
+#
+#   npm test                     everything
+#   npm test -- rust|node|demo|webgpu|runtimes    one part (with what it needs installed and built)
+#
+# Two tracks run side by side, because the machine has 2 cores and each track has long stretches that use one
+# core or none (downloads, apt, link steps, single-threaded test binaries, browsers waiting on the CPU path):
+#   native: cargo builds the Rust tests (release speed, no LTO) → the Rust suites, one test binary per area
+#           (tests/<area>/main.rs; the WebGPU kernels on Mesa's lavapipe)
+#   wasm:   wasm-bindgen-cli → the package (wasm, --dev) → the Node suites → the demo, WebGPU and runtime
+#           matrix in headless Chromium, Deno and workerd
+# while the test models (npm run fixtures), the npm dependencies and the system packages (lavapipe, Chromium)
+# install in the background; each waits only for what it needs. Each track's output goes to a log that is
+# printed whole when the track ends (CI shows one track after the other, never interleaved lines).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 part=${1:-all}
+case "$part" in all|rust|node|demo|webgpu|runtimes) ;; *) echo "npm test: unknown part '$part' (all|rust|node|demo|webgpu|runtimes)" >&2; exit 2 ;; esac
+want() { [ "$part" = all ] || [[ " $* " == *" $part "* ]]; }
+
 # CI builds from a fresh clone: keep cargo's build products in a cache outside the clone so that a machine that
 # has built rerankit before rebuilds only the crate itself (on a fresh machine this is simply an empty cache).
 if [ "${CI:-}" = true ] && [ -z "${CARGO_TARGET_DIR:-}" ]; then
   export CARGO_TARGET_DIR="$HOME/.cache/rerankit/cargo-target"
 fi
-t0=$(date +%s)
+# the collection check on 2 of its 12 queries (200 pairs; a plain `cargo test --test inference` runs all 12)
+export RERANKIT_COLLECTION_QUERIES=${RERANKIT_COLLECTION_QUERIES:-2}
+
+logs=$(mktemp -d "${TMPDIR:-/tmp}/rerankit-test.XXXXXX")
+times="$logs/times.tsv"   # part, start (s after t0), seconds, status
+t0=$(date +%s.%N)
+now() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.0f", b-a}'; }
 say() { printf '\n[test] %s\n' "$*"; }
 
-rust_suites=(
-  --lib --bins
-  --test metrics_trec_eval --test metrics_inputs --test metrics_profiles --test metrics_collection
-  --test rankers_recentness --test rankers_lost_in_the_middle --test rankers_diversity --test rankers_fusion
-  --test rankers_adaptive_weight --test rankers_pipeline_value
-  --test agent_eval --test agent_eval_llm --test agent_eval_bad_input
-  --test haystack_eval_squad --test haystack_eval --test haystack_eval_sas
-  --test webgpu_kernels --test webgpu_parity
-  --test inference_collection --test inference_models --test inference_int8
-)
-node_suites=(tests/node/document.test.mjs tests/node/metrics.test.mjs tests/node/rankers.test.mjs tests/node/pipeline.test.mjs
-  tests/node/agent_eval.test.mjs tests/node/haystack_eval.test.mjs tests/node/haystack_sas.test.mjs
-  tests/node/cross_encoder.test.mjs tests/node/cross_encoder_int8.test.mjs tests/node/cross_encoder_shapes.test.mjs)
-
-bash scripts/setup.sh
-
-say "fixtures (npm run fixtures)"
-bash scripts/fixtures.sh
-
-build_package() {
-  # wasm-opt (binaryen compiled to JS) takes many minutes on the 20 MB module, so tests build without it;
-  # RERANKIT_TEST_OPTIMIZED=1 tests the optimised package instead.
-  say "build the package (once for every JS suite)"
-  if [ "${RERANKIT_TEST_OPTIMIZED:-}" = 1 ]; then node scripts/build.mjs; else node scripts/build.mjs --dev; fi
+# timed PART COMMAND...: runs it, records its start, seconds and status (never stops the script by itself).
+timed() {
+  local name=$1; shift
+  local start; start=$(now)
+  say "$name"
+  local rc=0
+  "$@" || rc=$?
+  printf '%s\t%s\t%s\t%s\n' "$name" "$start" "$(( $(now) - start ))" "$([ $rc = 0 ] && echo ok || echo "FAILED ($rc)")" >>"$times"
+  return $rc
 }
 
-if [ "$part" = all ] || [ "$part" = rust ]; then
-  say "Rust tests (native, release)"
-  # The WebGPU kernels run natively on Mesa's software Vulkan driver (lavapipe) where no GPU is present.
-  bash scripts/install-vulkan.sh
-  # the collection check on 4 of its 12 queries (a plain `cargo test --test inference_collection` runs all 12)
-  RERANKIT_COLLECTION_QUERIES=4 cargo test --profile native-test --locked "${rust_suites[@]}"
-fi
+report() {
+  local rc=$?
+  [ -s "$times" ] || return
+  printf '\n[test] seconds per part (start = seconds after npm test began; the two tracks overlap):\n'
+  printf '  %-58s %6s %8s  %s\n' part start seconds status
+  sort -t$'\t' -k2,2n "$times" | while IFS=$'\t' read -r name start secs status; do
+    printf '  %-58s %6s %8s  %s\n' "$name" "$start" "$secs" "$status"
+  done
+  printf '  %-58s %6s %8s  %s\n' "npm test (wall)" 0 "$(now)" "$([ $rc = 0 ] && echo ok || echo FAILED)"
+  rm -rf "$logs"
+}
+trap report EXIT
 
-if [ "$part" = all ] || [ "$part" = node ]; then
-  build_package
-  say "Node tests (node:test, importing the package by name)"
-  node --test --test-reporter=spec "${node_suites[@]}"
-fi
+# bg NAME COMMAND...: a background job, its output in $logs/NAME.log and its status in $logs/NAME.rc when it ends.
+# await NAME: waits for it (from either track) and returns its status; show NAME prints its log, once.
+bg() {
+  local name=$1; shift
+  touch "$logs/$name.started"
+  ( set +e; timed "$name" "$@"; echo $? >"$logs/$name.rc" ) >"$logs/$name.log" 2>&1 &
+}
+await() {
+  [ -e "$logs/$1.started" ] || return 0
+  while [ ! -s "$logs/$1.rc" ]; do sleep 1; done
+  return "$(cat "$logs/$1.rc")"
+}
+show() {
+  [ -e "$logs/$1.started" ] && mkdir "$logs/$1.shown" 2>/dev/null || return 0
+  local rc=0
+  await "$1" || rc=$?
+  printf '\n----- %s (ran in the background) -----\n' "$1"
+  cat "$logs/$1.log"
+  [ $rc = 0 ] || echo "[test] $1 FAILED ($rc)"
+  return $rc
+}
 
-if [ "$part" = all ] || [ "$part" = demo ]; then
-  [ -f pkg/dist/browser.js ] || build_package
-  bash scripts/install-chromium.sh
-  say "demo: www/ in headless Chromium, checked against the Node entry"
-  node --test --test-reporter=spec tests/browser/demo.test.mjs
+# ---------------------------------------------------------------- installs, in the background
+bg fixtures bash scripts/fixtures.sh
+need_system=()
+want rust && need_system+=(scripts/install-vulkan.sh)
+want demo webgpu runtimes && need_system+=(scripts/install-chromium.sh)
+if [ ${#need_system[@]} -gt 0 ]; then
+  bg system-packages bash -c 'for s in "$@"; do bash "$s" || exit; done' _ "${need_system[@]}"
 fi
+want node demo webgpu runtimes && bg npm-install bash scripts/setup.sh npm
 
-if [ "$part" = all ] || [ "$part" = webgpu ]; then
-  # Without a GPU, Chromium's WebGPU adapter is SwiftShader (software), so the test scores the 9 short reference
-  # pairs per model (8.5 min on the loaded 2-core dev machine); RERANKIT_WEBGPU_FULL=1 takes all 30.
-  [ -f pkg/dist/browser.js ] || build_package
-  bash scripts/install-chromium.sh
-  say "WebGPU: the package's WGSL kernels in headless Chromium vs the CPU path, and the no-adapter fallback"
-  node --test --test-reporter=spec tests/browser/webgpu.test.mjs
+# ---------------------------------------------------------------- native track
+# Every suite is one test binary per area under tests/ (cargo finds them: tests/<area>/main.rs), plus the crate's
+# unit tests and the CLI's.
+native_track() {
+  local status=0
+  timed "native: cargo build (Rust tests, profile native-test)" \
+    cargo test --profile native-test --locked --no-run --lib --bins --tests || return 1
+  await fixtures || { echo "[test] the test models are missing (fixtures failed)"; return 1; }
+  await system-packages || { echo "[test] lavapipe is missing (system packages failed)"; return 1; }
+  timed "native: unit tests (--lib --bins)" cargo test --profile native-test --locked --lib --bins || status=1
+  local area
+  for area in $(cd tests && for d in */; do [ -f "$d/main.rs" ] && echo "${d%/}"; done); do
+    timed "native: tests/$area" cargo test --profile native-test --locked --test "$area" || status=1
+  done
+  return $status
+}
+
+# ---------------------------------------------------------------- wasm track
+build_package() {
+  timed "wasm: setup (wasm32 target, wasm-bindgen-cli)" bash scripts/setup.sh rust || return 1
+  show npm-install || return 1
+  # wasm-opt (binaryen compiled to JS) takes many minutes on the 20 MB module, so tests build without it;
+  # RERANKIT_TEST_OPTIMIZED=1 tests the optimised package instead.
+  if [ "${RERANKIT_TEST_OPTIMIZED:-}" = 1 ]; then
+    timed "wasm: build the package (optimised)" node scripts/build.mjs
+  else
+    timed "wasm: build the package (--dev)" node scripts/build.mjs --dev
+  fi
+}
+
+wasm_track() {
+  local status=0
+  build_package || return 1
+  show fixtures || return 1
+  if want node; then
+    timed "node: the package's suites (node:test)" node --test --test-reporter=spec tests/node/*.test.mjs || status=1
+  fi
+  if want demo webgpu runtimes; then
+    show system-packages || return 1
+  fi
+  if want demo; then
+    timed "browser: the demo (www/) in headless Chromium" node --test --test-reporter=spec tests/browser/demo.test.mjs || status=1
+  fi
+  if want webgpu; then
+    # Without a GPU, Chromium's WebGPU adapter is SwiftShader (software): the small random-weight models
+    timed "browser: WebGPU kernels in headless Chromium" node --test --test-reporter=spec tests/browser/webgpu.test.mjs || status=1
+  fi
+  if want runtimes; then
+    # Deno and wrangler (workerd) come from the npm devDependencies; Chromium is Debian's
+    timed "runtimes: model delivery, CommonJS, Deno, workerd, Chromium" node --test --test-reporter=spec --test-concurrency=1 \
+      tests/runtimes/model_source.test.mjs tests/runtimes/node_cjs.test.cjs tests/runtimes/runtimes.test.mjs || status=1
+  fi
+  return $status
+}
+
+status=0
+if want rust && want node demo webgpu runtimes; then
+  # both tracks: the native one in the background, printed when it ends
+  bg native-track native_track
+  wasm_track || status=1
+  show native-track || status=1
+elif want rust; then
+  native_track || status=1
+else
+  wasm_track || status=1
 fi
-
-if [ "$part" = all ] || [ "$part" = runtimes ]; then
-  # Deno and wrangler (workerd) come from the npm devDependencies; Chromium is Debian's (apt, when missing).
-  [ -f pkg/dist/node.js ] || build_package
-  bash scripts/install-chromium.sh
-  say "runtimes: model delivery and CommonJS require (Node), Deno, Cloudflare workerd, headless Chromium"
-  node --test --test-reporter=spec --test-concurrency=1 tests/runtimes/model_source.test.mjs tests/runtimes/node_cjs.test.cjs tests/runtimes/runtimes.test.mjs
-fi
-
-say "suites passed in $(( $(date +%s) - t0 )) s"
+for job in fixtures npm-install system-packages native-track; do show "$job" || status=1; done
+[ $status = 0 ] && say "all suites passed" || say "some suites FAILED (see the table)"
+exit $status

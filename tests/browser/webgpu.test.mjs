@@ -1,21 +1,24 @@
 // WebGPU through the package in headless Chromium: CrossEncoder.load({device: "webgpu"}) vs {device: "cpu"} on the
-// reference pairs of ce-parity-1 and ce-probe (tests/fixtures/models/reference, padded batches of 8): logits
-// within 1e-3, same rerank order, `ranker.device === "webgpu"` and a passed parity probe.
+// reference pairs (tests/fixtures/models/reference, padded batches of 8): logits within 1e-3, same rerank order,
+// `ranker.device === "webgpu"` and a passed parity probe; the same for the Embedder; and the no-adapter fallback.
 //
 //   node --test tests/browser/webgpu.test.mjs      (needs pkg/dist built, `npm run fixtures`, /usr/bin/chromium)
-//   RERANKIT_WEBGPU_FULL=1 node --test tests/browser/webgpu.test.mjs    all 30 reference pairs (5–512 tokens)
+//   RERANKIT_WEBGPU_FULL=1 node --test tests/browser/webgpu.test.mjs    the real test models, all 30 pairs
 //
-// SwiftShader runs the kernels on the CPU, hundreds of times slower than a GPU (~0.1–0.2 GFLOP/s for the matmul
-// kernel on the loaded 2-core development machine), so by default the test takes the 9 hand-written reference
-// pairs (5–65 tokens: unicode, CJK, one-character, whitespace…; one padded batch of 8 and one of 1);
-// RERANKIT_WEBGPU_FULL=1 (for machines with a GPU) takes all 30, up to 512 tokens.
+// Without a GPU, Chromium's adapter is SwiftShader, which runs the kernels on the CPU hundreds of times slower
+// than a GPU. So by default the test takes the small random-weight models of `npm run fixtures`
+// (scripts/fixtures/random_bert.py SMALL_SHAPES: the real models' graph with 2 layers, hidden 96 in three heads of
+// 32) and the 9 hand-written reference pairs (5–65 tokens: unicode, CJK, one-character, whitespace…; one padded
+// batch of 8 and one of 1) through the tokenizer they share with the real models: what the test proves is that the package's WGSL
+// kernels, probe and device rules work in a browser, not anything that depends on the model's size.
+// RERANKIT_WEBGPU_FULL=1 (for machines with a GPU) takes ce-parity-1, ce-probe and all-MiniLM-L6-v2 with all 30
+// pairs, up to 512 tokens, and also reports the distance to onnxruntime's logits.
 //
 // Chromium offers WebGPU without a GPU through SwiftShader (its software Vulkan) once `--enable-unsafe-webgpu` is
 // given (Linux); `--disable-gpu-sandbox` lets its GPU process start in containers. Without an adapter the test
 // does not pass as if WebGPU ran: the parity test is reported SKIPPED with the reason. The fallback test starts
 // Chromium without `--enable-unsafe-webgpu` (navigator.gpu present, no adapter) and checks that "webgpu" and
-// "auto" then warn, report device "cpu" and score exactly as the CPU path. The embedder test does the same for
-// `Embedder.load({device: "webgpu"})` (all-MiniLM-L6-v2, mean pooling on the GPU).
+// "auto" then warn, report device "cpu" and score exactly as the CPU path.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -24,6 +27,9 @@ import { BASE_ARGS, WEBGPU_ARGS, root, withPage } from "./webgpu_page.mjs";
 
 const TOL = 1e-3;
 const FULL = process.env.RERANKIT_WEBGPU_FULL === "1";
+// [model, the reference file whose pairs it scores]
+const CROSS_ENCODERS = FULL ? [["ce-parity-1", "ce-parity-1"], ["ce-probe", "ce-probe"]] : [["small-ce-1", "ce-parity-1"], ["small-ce-2", "ce-parity-2"]];
+const EMBEDDER = FULL ? "all-MiniLM-L6-v2" : "small-embedder";
 const reference = (name) => JSON.parse(readFileSync(path.join(root, "tests/fixtures/models/reference", `${name}.json`), "utf8"));
 
 /** In the page: `name` loaded on `device` "webgpu" and "cpu", reference pairs scored and a list reranked on both. */
@@ -54,7 +60,7 @@ function parityInPage({ name, pairs, batchSize }) {
 
 const maxDiff = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
 
-test("WebGPU in headless Chromium: logits within 1e-3 of the CPU path on the reference pairs (ce-parity-1, ce-probe)", async (t) => {
+test(`WebGPU in headless Chromium: logits within 1e-3 of the CPU path on the reference pairs (${CROSS_ENCODERS.map(([m]) => m).join(", ")})`, async (t) => {
   await withPage(WEBGPU_ARGS, async (page, logs) => {
     const adapter = await page.evaluate(() => window.adapterInfo());
     if (!adapter) {
@@ -65,8 +71,8 @@ test("WebGPU in headless Chromium: logits within 1e-3 of the CPU path on the ref
     }
     t.diagnostic(`adapter: ${JSON.stringify(adapter)}`);
     console.log(`[webgpu] Chromium adapter: ${JSON.stringify(adapter)}${adapter.isFallbackAdapter ? " (software fallback adapter: no GPU)" : ""}`);
-    for (const name of ["ce-parity-1", "ce-probe"]) {
-      const ref = reference(name);
+    for (const [name, source] of CROSS_ENCODERS) {
+      const ref = reference(source);
       const picked = FULL ? ref.pairs : ref.pairs.filter((p) => p.source.startsWith("hand:"));
       const pairs = picked.map((p) => [p.query, p.passage]);
       const r = await page.evaluate(parityInPage, { name, pairs, batchSize: 8 });
@@ -74,9 +80,10 @@ test("WebGPU in headless Chromium: logits within 1e-3 of the CPU path on the ref
       assert.deepEqual(r.warnings, []);
       assert.ok(r.webgpu?.probe?.passed, `${name}: probe ${JSON.stringify(r.webgpu?.probe)}`);
       const d = maxDiff(r.gpuLogits, r.cpuLogits);
-      const dRef = maxDiff(r.gpuLogits, picked.flatMap((p) => p.logits_fp32));
+      // onnxruntime's logits are of the real models only
+      const vsOrt = FULL ? `max |webgpu − onnxruntime| = ${maxDiff(r.gpuLogits, picked.flatMap((p) => p.logits_fp32)).toExponential(2)}; ` : "";
       const line = `${name}: ${pairs.length} reference pairs (batches of 8) on ${r.webgpu.adapter}: max |webgpu − cpu| = ${d.toExponential(2)}, ` +
-        `max |webgpu − onnxruntime| = ${dRef.toExponential(2)}; probe max diff ${r.webgpu.probe.maxAbsDiff.toExponential(2)}; ` +
+        `${vsOrt}probe max diff ${r.webgpu.probe.maxAbsDiff.toExponential(2)}; ` +
         `webgpu ${(r.gpuMs / 1000).toFixed(1)} s (load ${(r.gpuLoadMs / 1000).toFixed(1)} s), cpu ${(r.cpuMs / 1000).toFixed(1)} s`;
       console.log(`[webgpu] ${line}`);
       t.diagnostic(line);
@@ -91,7 +98,7 @@ test("WebGPU in headless Chromium: logits within 1e-3 of the CPU path on the ref
   });
 });
 
-test("WebGPU embedder in headless Chromium: vectors within 1e-3 of the CPU path (all-MiniLM-L6-v2), normalised and raw", async (t) => {
+test(`WebGPU embedder in headless Chromium: vectors within 1e-3 of the CPU path (${EMBEDDER}), normalised and raw`, async (t) => {
   await withPage(WEBGPU_ARGS, async (page, logs) => {
     if (!(await page.evaluate(() => window.adapterInfo()))) {
       t.skip("NO WEBGPU ADAPTER in this Chromium: the WebGPU embedder is NOT tested here");
@@ -99,9 +106,9 @@ test("WebGPU embedder in headless Chromium: vectors within 1e-3 of the CPU path 
     }
     // the hand-written reference passages: 1–60 tokens, unicode and CJK among them
     const texts = reference("ce-parity-1").pairs.filter((p) => p.source.startsWith("hand:")).map((p) => p.passage);
-    const r = await page.evaluate(async (texts) => {
+    const r = await page.evaluate(async ({ texts, name }) => {
       const { Embedder } = window.rerankit;
-      const files = { model: "/models/all-MiniLM-L6-v2/model.onnx", tokenizer: "/models/all-MiniLM-L6-v2/tokenizer.json", config: "/models/all-MiniLM-L6-v2/config.json" };
+      const files = { model: `/models/${name}/model.onnx`, tokenizer: `/models/${name}/tokenizer.json`, config: `/models/${name}/config.json` };
       const warnings = [];
       const gpu = await Embedder.load({ ...files, device: "webgpu", onWarning: (m) => warnings.push(m) });
       const cpu = await Embedder.load({ ...files, device: "cpu" });
@@ -117,12 +124,12 @@ test("WebGPU embedder in headless Chromium: vectors within 1e-3 of the CPU path 
       gpu.free();
       cpu.free();
       return out;
-    }, texts);
+    }, { texts, name: EMBEDDER });
     assert.equal(r.device, "webgpu", `fell back to the CPU: ${JSON.stringify(r.warnings)}\n${logs.join("\n")}`);
     assert.equal(r.cpuDevice, "cpu");
     assert.deepEqual(r.warnings, []);
     assert.ok(r.webgpu?.probe?.passed, `probe ${JSON.stringify(r.webgpu?.probe)}`);
-    assert.equal(r.dimension, 384);
+    assert.equal(r.dimension, FULL ? 384 : 96);
     for (const kind of ["normalized", "raw"]) {
       assert.equal(r[kind].gpu.length, texts.length);
       const d = maxDiff(r[kind].gpu.flat(), r[kind].cpu.flat());
@@ -134,10 +141,10 @@ test("WebGPU embedder in headless Chromium: vectors within 1e-3 of the CPU path 
 
 test("WebGPU in headless Chromium without an adapter: \"webgpu\" and \"auto\" warn, run on the CPU, score as the CPU path", async () => {
   await withPage(BASE_ARGS, async (page) => {
-    const pairs = reference("ce-probe").pairs.slice(0, 6).map((p) => [p.query, p.passage]);
+    const pairs = reference("ce-parity-1").pairs.slice(0, 6).map((p) => [p.query, p.passage]);
     const r = await page.evaluate(async (pairs) => {
       const { CrossEncoder } = window.rerankit;
-      const files = { model: "/models/ce-probe/model.onnx", tokenizer: "/models/ce-probe/tokenizer.json", config: "/models/ce-probe/config.json" };
+      const files = { model: "/models/small-ce-1/model.onnx", tokenizer: "/models/small-ce-1/tokenizer.json", config: "/models/small-ce-1/config.json" };
       const out = { hasGpuProperty: !!navigator.gpu, adapter: await window.adapterInfo() };
       const cpu = await CrossEncoder.load({ ...files, device: "cpu" });
       out.cpu = { device: cpu.device, webgpu: cpu.webgpu ?? null, scores: Array.from(await cpu.score(pairs)) };

@@ -26,7 +26,7 @@ for (const [name, variant, file, tol] of [
   ["ce-parity-1", "fp32", "model.onnx", 1e-4],
   ["ce-parity-2", "fp32", "model.onnx", 1e-4],
   ["ce-probe", "fp32", "model.onnx", 1e-4],
-  // int8 models: tests/node/cross_encoder_int8.test.mjs (as accurate as onnxruntime int8; see tests/inference_int8.rs).
+  // int8 models: tests/node/cross_encoder_int8.test.mjs (as accurate as onnxruntime int8; see tests/inference/int8.rs).
 ]) {
   test(`${name} ${variant}: token ids exact, logits within ${tol} of onnxruntime (single and padded batches)`, async () => {
     const ref = reference(name);
@@ -54,7 +54,9 @@ test("rerank: sigmoid scores, topK, documents, meta fields, predict_batch shapes
   const ce = await CrossEncoder.load(modelFiles("ce-parity-1"));
   const ref = reference("ce-parity-1");
   const q = ref.pairs[0].query;
-  const docs = ref.pairs.map((p) => p.passage);
+  // The API's semantics, not the model's numbers (the parity tests above score every reference pair): the 12
+  // shortest reference passages, which cost a tenth of all 30 in wasm.
+  const docs = ref.pairs.map((p) => p.passage).sort((a, b) => a.length - b.length).slice(0, 12);
   const ranked = await ce.rerank(q, docs);
   assert.equal(ranked.length, 10);
   assert.ok(ranked.every((r, i) => r.score > 0 && r.score < 1 && (i === 0 || ranked[i - 1].score >= r.score)));

@@ -2,7 +2,7 @@
 // fp32 logit| over a model's reference pairs, rerankit's RMS(e) and max(e) must each be ≤ 2 × onnxruntime int8's,
 // and padded batches must give exactly the single-pair logits. Why this and not "within 0.05 of onnxruntime's
 // int8 logits" (which no two engines meet on dynamically quantised models, onnxruntime against itself included):
-// see tests/inference_int8.rs.
+// see tests/inference/int8.rs.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";

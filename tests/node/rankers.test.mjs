@@ -202,7 +202,7 @@ test("adaptiveRerank returns the weight with the re-sorted documents; Pipeline c
   assert.deepEqual(out.map((d) => d.id), ["d4", "d1", "d3"]);
 });
 
-// Issue #15 item 7 through the package: the same stages and pinned numbers as tests/rankers_pipeline_value.rs
+// Issue #15 item 7 through the package: the same stages and pinned numbers as tests/rankers/pipeline_value.rs
 // (SciFact test split; BM25 top-100 → ce-probe's onnxruntime logits on the BM25 top d → RRF / adaptive weight).
 const PIPELINE_DEPTH = 100;
 const PIPELINE_PINNED = [

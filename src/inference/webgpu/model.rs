@@ -296,7 +296,7 @@ impl GpuBert {
     }
 
     /// Where one forward pass of `batch` spends its GPU time: seconds per pass for each kind of kernel (summed
-    /// over the layers), each dispatch re-run `reps` times alone in one submission (for tests/webgpu_bench.rs).
+    /// over the layers), each dispatch re-run `reps` times alone in one submission (for tests/webgpu/bench.rs).
     /// The layer norms run in place, so the activations are garbage afterwards; the next `run` rewrites them.
     pub async fn profile(&mut self, batch: &Batch, output: Output, reps: usize) -> Result<Vec<(&'static str, f64)>> {
         self.run(batch, output).await?;
@@ -337,7 +337,7 @@ impl GpuBert {
     }
 
     /// Runs the matmul kernel alone on an `[m, k] × [k, n]` product `reps` times; returns seconds per product
-    /// (for the GFLOP/s report of `tests/webgpu_bench.rs`).
+    /// (for the GFLOP/s report of `tests/webgpu/bench.rs`).
     pub async fn time_matmul(gpu: &Gpu, m: usize, n: usize, k: usize, reps: usize) -> Result<f64> {
         let a = gpu.upload_f32("a", &vec![0.5; m * k]);
         let w = gpu.upload_f32("w", &vec![0.25; k * n]);

@@ -1,5 +1,5 @@
 //! Plain-Rust references of the WGSL kernels (f64 accumulation), one function per kernel, same layouts.
-//! The kernel tests (`tests/webgpu_kernels.rs`) compare the GPU against these.
+//! The kernel tests (`tests/webgpu/kernels.rs`) compare the GPU against these.
 
 /// matmul.wgsl: `C = act(A·W + bias)`, A `[m, k]`, W `[k, n]`.
 pub fn matmul(a: &[f32], w: &[f32], bias: &[f32], m: usize, n: usize, k: usize, gelu_act: bool) -> Vec<f32> {

@@ -1,22 +1,22 @@
-//! WebGPU vs the CPU (tract) path on the real test models: logits within 1e-3 for the reference pairs, for
-//! SciFact (query, document) pairs of mixed lengths in padded batches, and embeddings of all-MiniLM-L6-v2; the
-//! parity probe and the CPU fallback (int8 graph, a GPU model that disagrees, device "cpu").
+//! WebGPU vs the CPU (tract) path: logits within 1e-3 for the reference pairs, for SciFact (query, document)
+//! pairs of mixed lengths in padded batches, and embeddings; the parity probe and the CPU fallback (int8 graph, a
+//! GPU model that disagrees, device "cpu").
 //!
-//!   bash scripts/install-vulkan.sh && cargo test --profile native-test --test webgpu_parity -- --nocapture --test-threads 1
-//!   ... -- --ignored --nocapture     the full-size versions (200 SciFact pairs, 60 embeddings): for GPU machines
+//!   bash scripts/install-vulkan.sh && cargo test --profile native-test --test webgpu parity:: -- --nocapture --test-threads 1
+//!   ... -- --ignored --nocapture     the same checks on the real test models at full size: for GPU machines
 //!
-//! On lavapipe (CI, no GPU) the kernels run ~70× slower than tract, so the default tests are sized for it: 20
-//! mixed-length pairs per model, the 9 hand-written reference pairs and 12 embedded texts; the ignored tests are the
-//! same checks at full size (200 pairs, all 30 reference pairs, 60 texts).
-//!
-//! Natively wgpu runs on Vulkan — Mesa's lavapipe on a machine without a GPU (what CI has). Models come from
-//! `npm run fixtures` ($RERANKIT_MODELS, default ~/.cache/rerankit/models).
+//! Natively wgpu runs on Vulkan — Mesa's lavapipe on a machine without a GPU (what CI has), where the kernels run
+//! ~70× slower than tract. So the default tests take the small random-weight models `npm run fixtures` builds
+//! (scripts/fixtures/random_bert.py SMALL_SHAPES: the real models' graph, every op of it, with 2 layers, hidden 96
+//! in three heads of 32 — the real head size — and FFN 384): what these tests prove is that each kernel and the
+//! weight mapping handle the graph, which does not depend on the depth or width. 20 mixed-length pairs per model,
+//! the 9 hand-written reference pairs and 12 embedded texts. The ignored tests are the same checks on the real
+//! MiniLM-shaped models (ce-parity-1/2, ce-probe, all-MiniLM-L6-v2) at full size (200 pairs, all 30 reference
+//! pairs, 60 texts). Models come from `npm run fixtures` ($RERANKIT_MODELS, default ~/.cache/rerankit/models).
 #![cfg(all(feature = "webgpu", not(target_arch = "wasm32")))]
 
-#[path = "inference_common.rs"]
-mod common;
 
-use common::*;
+use crate::common::*;
 use rerankit::inference::cpu::decode;
 use rerankit::inference::webgpu::{block_on, BertWeights, Device, Gpu, GpuBert, GpuCrossEncoder, GpuEmbedder, Output};
 use rerankit::inference::{LoadOptions, RerankOptions};
@@ -89,8 +89,8 @@ fn collection_pairs(n: usize) -> Vec<(String, String)> {
 
 /// `n` collection pairs through both models on WebGPU and on tract, in padded batches of 8: same logits within
 /// [`TOL`]; the pairs must span short (≤ `short`) to long (≥ `long` tokens) so that batches are padded.
-fn collection_parity(n: usize, short: usize, long: usize) {
-    for name in ["ce-parity-1", "ce-parity-2"] {
+fn collection_parity(models: [&str; 2], n: usize, short: usize, long: usize) {
+    for name in models {
         let (mut ce, heard) = gpu_cross_encoder(name, "model.onnx", Device::WebGpu);
         assert_eq!(ce.device(), "webgpu", "{name}: {:?}", ce.warnings());
         let pairs = collection_pairs(n);
@@ -120,19 +120,20 @@ fn collection_parity(n: usize, short: usize, long: usize) {
 
 #[test]
 fn collection_pairs_match_tract_in_padded_batches() {
-    collection_parity(20, 40, 400);
+    collection_parity(["small-ce-1", "small-ce-2"], 20, 40, 400);
 }
 
 #[test]
-#[ignore = "200 pairs × 2 models: minutes on a GPU, too slow for lavapipe in CI"]
+#[ignore = "200 pairs × 2 full-size models: minutes on a GPU, too slow for lavapipe in CI"]
 fn collection_200_pairs_match_tract_in_padded_batches() {
-    collection_parity(200, 40, 400);
+    collection_parity(["ce-parity-1", "ce-parity-2"], 200, 40, 400);
 }
 
-/// The reference pairs (all 30, or the 9 hand-written ones of 5–65 tokens) of the three cross-encoders.
-fn reference_parity(all: bool) {
-    for name in ["ce-parity-1", "ce-parity-2", "ce-probe"] {
-        let reference = fixture_json(&format!("models/reference/{name}.json"));
+/// The reference pairs (all 30, or the 9 hand-written ones of 5–65 tokens) of the three test cross-encoders, as
+/// token ids (the small models share their tokenizer), through `models`.
+fn reference_parity(models: &[&str], all: bool) {
+    for (name, source) in models.iter().zip(["ce-parity-1", "ce-parity-2", "ce-probe"]) {
+        let reference = fixture_json(&format!("models/reference/{source}.json"));
         let (mut ce, _) = gpu_cross_encoder(name, "model.onnx", Device::WebGpu);
         let seqs: Vec<_> = reference["pairs"]
             .as_array()
@@ -152,18 +153,18 @@ fn reference_parity(all: bool) {
 
 #[test]
 fn reference_pairs_match_tract() {
-    reference_parity(false);
+    reference_parity(&["small-ce-1", "small-ce-2", "small-ce-1b"], false);
 }
 
 #[test]
-#[ignore = "all 30 reference pairs (up to 512 tokens) × 3 models: for GPU machines"]
+#[ignore = "all 30 reference pairs (up to 512 tokens) × 3 full-size models: for GPU machines"]
 fn all_reference_pairs_match_tract() {
-    reference_parity(true);
+    reference_parity(&["ce-parity-1", "ce-parity-2", "ce-probe"], true);
 }
 
 #[test]
 fn builtin_pairs_and_rerank_match_tract() {
-    let (mut ce, _) = gpu_cross_encoder("ce-parity-2", "model.onnx", Device::Auto);
+    let (mut ce, _) = gpu_cross_encoder("small-ce-2", "model.onnx", Device::Auto);
     let long = "Aspirin lowers the risk of a second heart attack. ".repeat(80); // chunked: > 512 tokens
     let texts = ["Paris is in France.", "Berlin is the capital of Germany.", long.as_str(), "x"];
     let opts = RerankOptions { top_k: None, ..Default::default() };
@@ -190,7 +191,7 @@ fn int8_graph_is_unsupported_on_webgpu() {
 
 #[test]
 fn device_cpu_never_opens_the_gpu() {
-    let (ce, heard) = gpu_cross_encoder("ce-parity-1", "model.onnx", Device::Cpu);
+    let (ce, heard) = gpu_cross_encoder("small-ce-1", "model.onnx", Device::Cpu);
     assert_eq!(ce.device(), "cpu");
     assert!(heard.borrow().is_empty() && ce.adapter().is_none());
     assert_eq!(Device::parse("auto").unwrap(), Device::Auto);
@@ -200,9 +201,10 @@ fn device_cpu_never_opens_the_gpu() {
 
 #[test]
 fn failed_probe_falls_back_to_cpu_and_warns() {
-    // the GPU gets ce-probe's weights while the CPU runs ce-parity-1 (both one logit): the probe must catch it
-    let cpu_dir = model_dir("ce-parity-1", "model.onnx");
-    let other = model_dir("ce-probe", "model.onnx");
+    // the GPU gets small-ce-1b's weights while the CPU runs small-ce-1 (same shape, one logit): the probe must
+    // catch it
+    let cpu_dir = model_dir("small-ce-1", "model.onnx");
+    let other = model_dir("small-ce-1b", "model.onnx");
     let heard = Rc::new(RefCell::new(Vec::<String>::new()));
     let h = heard.clone();
     let mut ce = block_on(GpuCrossEncoder::load_with_gpu_model(
@@ -221,10 +223,10 @@ fn failed_probe_falls_back_to_cpu_and_warns() {
     assert_eq!(got, ce.cpu().score(&[("a query", "a document"), ("another", "text")], 2).unwrap());
 }
 
-/// `n` collection documents embedded on WebGPU and on tract (all-MiniLM-L6-v2, window 256), with and without
-/// normalisation: every component within [`TOL`].
-fn embedding_parity(n: usize) {
-    let dir = model_dir("all-MiniLM-L6-v2", "model.onnx");
+/// `n` collection documents embedded on WebGPU and on tract (window 256), with and without normalisation: every
+/// component within [`TOL`].
+fn embedding_parity(name: &str, n: usize) {
+    let dir = model_dir(name, "model.onnx");
     let opts = LoadOptions { max_length: Some(256), ..Default::default() };
     let mut e = block_on(GpuEmbedder::load(dir.files(), &opts, Device::WebGpu, None)).unwrap();
     let pairs = collection_pairs(n);
@@ -234,29 +236,29 @@ fn embedding_parity(n: usize) {
         assert_eq!(e.device(), "webgpu", "{:?}", e.warnings());
         let want = e.cpu().embed(&texts, normalize, 16).unwrap();
         let d = max_diff(&got.concat(), &want.concat());
-        eprintln!("all-MiniLM-L6-v2: {n} texts normalize={normalize}: max |webgpu − tract| = {d:.2e}");
+        eprintln!("{name}: {n} texts normalize={normalize}: max |webgpu − tract| = {d:.2e}");
         assert!(d <= TOL, "{d}");
     }
 }
 
 #[test]
 fn embeddings_match_tract() {
-    embedding_parity(12);
+    embedding_parity("small-embedder", 12);
 }
 
 #[test]
-#[ignore = "60 texts: for GPU machines"]
+#[ignore = "60 texts through all-MiniLM-L6-v2: for GPU machines"]
 fn embeddings_of_60_texts_match_tract() {
-    embedding_parity(60);
+    embedding_parity("all-MiniLM-L6-v2", 60);
 }
 
 /// The structural weight mapping on rewritten graphs: decomposed layer norm, Gemm / transposed weights, and
 /// an unsupported activation.
 #[test]
 fn weight_mapping_handles_decomposed_layer_norm_and_rejects_unknown_graphs() {
-    let dir = model_dir("ce-parity-1", "model.onnx");
+    let dir = model_dir("small-ce-1", "model.onnx");
     let proto = decode(&dir.model).unwrap();
-    let ce = cross_encoder("ce-parity-1", "model.onnx");
+    let ce = cross_encoder("small-ce-1", "model.onnx");
     let seqs: Vec<_> = [("what is up", "the sky is up"), ("aspirin", "aspirin inhibits platelets and thromboxane")]
         .iter()
         .map(|(q, d)| ce.encode_pair(q, d).unwrap())

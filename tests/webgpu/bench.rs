@@ -1,7 +1,7 @@
 //! Speed of the WebGPU path against the CPU (tract) path: pairs/s for 100-document reranks and the matmul
 //! kernel's GFLOP/s. Ignored by default (it takes minutes on a software adapter):
 //!
-//!   cargo test --release --test webgpu_bench -- --ignored --nocapture
+//!   cargo test --release --test webgpu bench:: -- --ignored --nocapture
 //!   RERANKIT_BENCH_QUERIES=3 RERANKIT_BENCH_MAX_LENGTH=256 …   (defaults: 2 queries, 512-token window)
 //!   RERANKIT_BENCH_MODEL=ce-parity-1   the model folder under $RERANKIT_MODELS
 //!   RERANKIT_BENCH_BATCHES=16,32,100   the WebGPU batch sizes to time (the CPU runs at the first)
@@ -13,10 +13,8 @@
 //! the CPU by LLVM, not a GPU.
 #![cfg(all(feature = "webgpu", not(target_arch = "wasm32")))]
 
-#[path = "inference_common.rs"]
-mod common;
 
-use common::*;
+use crate::common::*;
 use rerankit::inference::webgpu::{block_on, Device, Gpu, GpuBert, GpuCrossEncoder};
 use rerankit::inference::{LoadOptions, RerankOptions};
 use std::time::Instant;

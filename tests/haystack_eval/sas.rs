@@ -6,8 +6,6 @@
 //! SAS values agree to 1e-4 (float32 kernels differ in the last bits), everything else exactly.
 #![cfg(feature = "cpu")]
 
-#[path = "inference_common.rs"]
-mod common;
 
 use rerankit::eval::haystack::metrics::{AnswerScope, EvalMode, MetricsOptions, WrongExamplesOptions};
 use rerankit::eval::haystack::sas::{BiEncoderSas, CrossEncoderSas, SasScorer};
@@ -18,7 +16,7 @@ use std::io::Read;
 const TOL: f64 = 1e-4;
 
 fn fixture(rel: &str) -> String {
-    let p = common::repo().join("tests/fixtures/haystack").join(rel);
+    let p = crate::common::repo().join("tests/fixtures/haystack").join(rel);
     std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
 }
 
@@ -52,10 +50,10 @@ fn close(a: &Value, b: &Value, path: &str) -> Result<(), String> {
     }
 }
 
-/// Haystack's in-memory rows (node_results.json.gz; equal to rerankit's own, see tests/haystack_eval.rs) with
+/// Haystack's in-memory rows (node_results.json.gz; equal to rerankit's own, see tests/haystack_eval/evaluation_result.rs) with
 /// rerankit's SAS columns added by `scorer`.
 fn with_sas(scorer: &mut dyn SasScorer) -> EvaluationResult {
-    let gz = std::fs::read(common::repo().join("tests/fixtures/haystack/node_results.json.gz")).unwrap();
+    let gz = std::fs::read(crate::common::repo().join("tests/fixtures/haystack/node_results.json.gz")).unwrap();
     let mut text = String::new();
     flate2::read::GzDecoder::new(&gz[..]).read_to_string(&mut text).unwrap();
     let mut r = EvaluationResult::from_json(&serde_json::from_str(&text).unwrap()).unwrap();
@@ -109,14 +107,14 @@ fn check(model: &str, r: &EvaluationResult) {
 #[test]
 fn bi_encoder_sas_equals_haystack() {
     // sentence-transformers' max_seq_length for all-MiniLM-L6-v2 (sentence_bert_config.json)
-    let model = common::embedder("all-MiniLM-L6-v2", "model.onnx", 256);
+    let model = crate::common::embedder("all-MiniLM-L6-v2", "model.onnx", 256);
     let r = with_sas(&mut BiEncoderSas { model: &model, batch_size: 32 });
     check("all-MiniLM-L6-v2", &r);
 }
 
 #[test]
 fn cross_encoder_sas_equals_haystack() {
-    let model = common::cross_encoder("ce-parity-1", "model.onnx");
+    let model = crate::common::cross_encoder("ce-parity-1", "model.onnx");
     let r = with_sas(&mut CrossEncoderSas { model: &model, batch_size: 32 });
     check("ce-parity-1", &r);
 }

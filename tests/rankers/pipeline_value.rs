@@ -3,7 +3,7 @@
 //! rerankit's own `evaluate` (nDCG@10, MRR@10 as ranx's `mrr@10`, R@10 as trec_eval's `recall_10`).
 //!
 //! Inputs are the committed reference runs (tests/fixtures/collection/runs): `bm25.trec` (bm25s) and
-//! `ce_probe.trec` (onnxruntime's ce-probe logits; tests/inference_collection.rs shows rerankit's own
+//! `ce_probe.trec` (onnxruntime's ce-probe logits; tests/inference/collection.rs shows rerankit's own
 //! ce-probe scores equal them within 1e-4). ce-probe scores the BM25 top `d` of every query (`d` = the depth the
 //! run has for all queries, read from the file: 100). Stages:
 //!

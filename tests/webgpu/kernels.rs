@@ -1,6 +1,6 @@
 //! Each WGSL kernel against its plain-Rust reference (src/inference/webgpu/reference.rs) on random inputs,
 //! relative tolerance ~1e-4. Runs natively through wgpu on Vulkan; on a machine without a GPU that is Mesa's
-//! lavapipe: `bash scripts/install-vulkan.sh && cargo test --release --test webgpu_kernels`.
+//! lavapipe: `bash scripts/install-vulkan.sh && cargo test --release --test webgpu kernels::`.
 #![cfg(all(feature = "webgpu", not(target_arch = "wasm32")))]
 
 use rerankit::inference::webgpu::kernels::{self, Attention, Classifier, Embeddings, Gelu, Matmul, MeanPool, ResidualLayerNorm};

@@ -69,7 +69,7 @@ fn non_llm_evaluations_equal_graphrag_eval() {
     let mut checked = 0;
     for case in manifest["evaluation"].as_array().unwrap() {
         if !case["config"].is_null() {
-            continue; // LLM-judged: tests/agent_eval_llm.rs
+            continue; // LLM-judged: tests/agent_eval/llm.rs
         }
         let name = case["name"].as_str().unwrap();
         let reference = agent::parse_reference(&read(case["reference"].as_str().unwrap())).unwrap();

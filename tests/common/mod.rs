@@ -1,4 +1,4 @@
-//! Shared by the inference test binaries (`#[path]`-included; compiled alone it has no tests).
+//! Shared by the test binaries that load models (each area's main.rs includes it as `mod common`).
 #![allow(dead_code)]
 
 use rerankit::inference::{CrossEncoder, Embedder, LoadOptions, ModelDir};

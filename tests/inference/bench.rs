@@ -1,11 +1,9 @@
 //! Native throughput for bench/rerank.mjs (ignored in `cargo test`; run by the bench):
-//! `RERANKIT_BENCH_QUERIES=5 cargo test --profile native-test --test inference_bench -- --ignored --nocapture`
+//! `RERANKIT_BENCH_QUERIES=5 cargo test --profile native-test --test inference bench:: -- --ignored --nocapture`
 //! prints one JSON line per model variant: load time and pairs/s reranking each query's BM25 top-100.
 
-#[path = "inference_common.rs"]
-mod common;
 
-use common::*;
+use crate::common::*;
 use rerankit::inference::{CrossEncoder, LoadOptions, RerankOptions};
 use std::collections::HashMap;
 

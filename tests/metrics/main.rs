@@ -1,0 +1,7 @@
+//! trec_eval-exact metrics: the trec_eval CLI and library, input formats, measure profiles, the SciFact collection.
+//! One test binary per area (cargo builds and links each once); `cargo test --test metrics` runs them.
+
+mod trec_eval;
+mod inputs;
+mod profiles;
+mod collection;

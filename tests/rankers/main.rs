@@ -1,0 +1,9 @@
+//! The rankers that need no model: recentness, lost in the middle, diversity, fusion, adaptive weight, and their value on SciFact.
+//! One test binary per area (cargo builds and links each once); `cargo test --test rankers` runs them.
+
+mod recentness;
+mod lost_in_the_middle;
+mod diversity;
+mod fusion;
+mod adaptive_weight;
+mod pipeline_value;
