@@ -22,11 +22,13 @@ if [ "$part" = all ] || [ "$part" = rust ]; then
   want=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
   have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
   if [ "$have" != "$want" ]; then
-    # Only the `wasm-bindgen` binary, without the test runner's TLS stack (ring, rustls), at opt-level 1: it
-    # compiles in about half the time of a default `cargo install`, and processes our module in seconds still.
+    # Only the `wasm-bindgen` binary (the package needs no other), without the test runner's TLS stack (ring,
+    # rustls), at opt-level 1: less to compile on a fresh machine. Not --locked: the lock file wasm-bindgen-cli
+    # publishes names a webpki-roots release that crates.io no longer serves.
     say "installing wasm-bindgen-cli $want (found: ${have:-none}); this takes a few minutes once"
-    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 cargo install wasm-bindgen-cli --version "=$want" --force --locked \
-      --no-default-features --bin wasm-bindgen
+    CARGO_PROFILE_RELEASE_OPT_LEVEL=1 cargo install wasm-bindgen-cli --version "=$want" --force \
+      --no-default-features --bin wasm-bindgen \
+      || cargo install wasm-bindgen-cli --version "=$want" --force
   fi
 fi
 [ "$part" = all ] || [ "$part" = npm ] || exit 0
