@@ -13,20 +13,6 @@ use tract_onnx::pb;
 use tract_onnx::prelude::*;
 use tract_onnx::tract_hir::internal::DimLike;
 
-/// Decodes ONNX protobuf bytes (`MODEL_LOAD` when they are not a model).
-pub fn decode(bytes: &[u8]) -> Result<pb::ModelProto> {
-    if bytes.is_empty() {
-        return Err(Error::model_load("model: the ONNX bytes are empty"));
-    }
-    let proto = guarded("model: cannot decode the ONNX protobuf", || {
-        tract_onnx::onnx().proto_model_for_read(&mut &bytes[..])
-    })?;
-    if proto.graph.as_ref().is_none_or(|g| g.node.is_empty()) {
-        return Err(Error::model_load("model: the ONNX file has no graph nodes (corrupt or not an ONNX model)"));
-    }
-    Ok(proto)
-}
-
 /// An optimised, runnable tract plan producing one float output.
 #[derive(Debug, Clone)]
 pub struct CpuPlan {

@@ -14,7 +14,8 @@
 //! (default 10, `None` = all).
 
 use super::batching::{batches, Sequence};
-use super::cpu::{decode, CpuPlan};
+use super::cpu::CpuPlan;
+use super::onnx_import::prepare;
 use super::model_info::{parse_config, ModelInfo};
 use super::tokenization::PairTokenizer;
 use super::{LoadOptions, ModelFiles};
@@ -114,10 +115,10 @@ impl CrossEncoder {
     /// Loads a cross-encoder whose graph outputs `logits [batch, num_labels]`.
     pub fn load(files: ModelFiles<'_>, options: &LoadOptions) -> Result<Self> {
         let config = files.config.map(parse_config).transpose()?;
-        let proto = decode(files.model)?;
+        let (proto, _) = prepare(files.model, files.external_data)?;
         let info = ModelInfo::detect(&proto, config.as_ref())?;
         let max_length = info.resolve_max_length(options.max_length)?;
-        let mut tokenizer = PairTokenizer::from_bytes(files.tokenizer, max_length, info.vocab_rows)?;
+        let mut tokenizer = PairTokenizer::from_bytes(files.tokenizer, max_length, &info)?;
         if let Some(n) = options.max_query_tokens {
             tokenizer.set_max_query_tokens(n)?;
         }

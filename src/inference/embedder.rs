@@ -1,11 +1,15 @@
 //! Bi-encoder embeddings: token states → one vector per text.
 //!
-//! Mean pooling over the attention mask (sentence-transformers' `Pooling(mean)`):
-//! `e = Σₜ mₜ·hₜ / max(Σₜ mₜ, 1e−9)`, then optionally L2 normalisation `e / max(‖e‖₂, 1e−12)` (torch's
-//! `F.normalize`). Texts are truncated to the window (`max_length`, special tokens included).
+//! Pooling, as sentence-transformers' `Pooling` module (`1_Pooling/config.json` of a Hub repo):
+//! - mean (the default, `pooling_mode_mean_tokens`): `e = Σₜ mₜ·hₜ / max(Σₜ mₜ, 1e−9)` over the attention mask;
+//! - CLS (`pooling_mode_cls_token`, bge, gte): `e = h₀`, the first token's state;
+//! - last token (`pooling_mode_lasttoken`, decoder embedders): `e = h_T`, `T` the last unmasked position;
+//! then optionally L2 normalisation `e / max(‖e‖₂, 1e−12)` (torch's `F.normalize`, the `Normalize` module).
+//! Texts are truncated to the window (`max_length`, special tokens included).
 
 use super::batching::{batches, Sequence};
-use super::cpu::{decode, CpuPlan};
+use super::cpu::CpuPlan;
+use super::onnx_import::prepare;
 use super::model_info::{parse_config, ModelInfo};
 use super::tokenization::PairTokenizer;
 use super::{LoadOptions, ModelFiles};
@@ -14,22 +18,44 @@ use crate::{Error, Result};
 /// Token-state outputs an encoder export may name.
 const STATE_OUTPUTS: [&str; 2] = ["last_hidden_state", "token_embeddings"];
 
+/// How token states become one vector (module docs).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Pooling {
+    #[default]
+    Mean,
+    Cls,
+    LastToken,
+}
+
+impl Pooling {
+    /// `"mean"`, `"cls"` or `"lastToken"` (`INVALID_ARGUMENT` naming `pooling` otherwise).
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "mean" => Ok(Pooling::Mean),
+            "cls" => Ok(Pooling::Cls),
+            "lastToken" | "last_token" => Ok(Pooling::LastToken),
+            other => Err(Error::invalid("pooling", format!("expected \"mean\", \"cls\" or \"lastToken\", got {other:?}"))),
+        }
+    }
+}
+
 /// A loaded bi-encoder.
 #[derive(Clone)]
 pub struct Embedder {
     plan: CpuPlan,
     tokenizer: PairTokenizer,
     dimension: usize,
+    pooling: Pooling,
 }
 
 impl Embedder {
     /// Loads an encoder whose graph outputs `last_hidden_state [batch, sequence, hidden]`.
     pub fn load(files: ModelFiles<'_>, options: &LoadOptions) -> Result<Self> {
         let config = files.config.map(parse_config).transpose()?;
-        let proto = decode(files.model)?;
+        let (proto, _) = prepare(files.model, files.external_data)?;
         let info = ModelInfo::detect(&proto, config.as_ref())?;
         let max_length = info.resolve_max_length(options.max_length)?;
-        let tokenizer = PairTokenizer::from_bytes(files.tokenizer, max_length, info.vocab_rows)?;
+        let tokenizer = PairTokenizer::from_bytes(files.tokenizer, max_length, &info)?;
         let output = STATE_OUTPUTS.iter().find(|o| info.outputs.iter().any(|x| x == *o)).ok_or_else(|| {
             Error::model_load(format!("model: an encoder must output last_hidden_state; this graph outputs {:?}", info.outputs))
         })?;
@@ -38,7 +64,17 @@ impl Embedder {
             [_, _, Some(h)] => *h,
             other => return Err(Error::model_load(format!("model: {output} must be [batch, sequence, hidden], got {other:?}"))),
         };
-        Ok(Embedder { plan, tokenizer, dimension })
+        Ok(Embedder { plan, tokenizer, dimension, pooling: Pooling::Mean })
+    }
+
+    /// The same model pooling its token states by `pooling`.
+    pub fn with_pooling(mut self, pooling: Pooling) -> Self {
+        self.pooling = pooling;
+        self
+    }
+
+    pub fn pooling(&self) -> Pooling {
+        self.pooling
     }
 
     /// Length of each embedding.
@@ -51,7 +87,7 @@ impl Embedder {
         &self.tokenizer
     }
 
-    /// One mean-pooled (and, with `normalize`, unit-length) vector per text, in input order.
+    /// One pooled (and, with `normalize`, unit-length) vector per text, in input order.
     pub fn embed(&self, texts: &[&str], normalize: bool, batch_size: usize) -> Result<Vec<Vec<f32>>> {
         if batch_size == 0 {
             return Err(Error::invalid("batchSize", "must be at least 1"));
@@ -67,26 +103,38 @@ impl Embedder {
             for (r, &i) in batch.rows.iter().enumerate() {
                 let mask = &batch.attention_mask[r * batch.len..(r + 1) * batch.len];
                 let rows = &states[r * batch.len * h..(r + 1) * batch.len * h];
-                out[i] = mean_pool(rows, mask, h, normalize);
+                out[i] = pool(self.pooling, rows, mask, h, normalize);
             }
         }
         Ok(out)
     }
 }
 
-/// Mean of the rows of `states` (`[len, h]`) where `mask` is 1, optionally L2-normalised (formulas above).
-pub fn mean_pool(states: &[f32], mask: &[i64], h: usize, normalize: bool) -> Vec<f32> {
-    let mut sum = vec![0f64; h];
-    let mut count = 0f64;
-    for (t, &m) in mask.iter().enumerate() {
-        if m != 0 {
-            count += 1.0;
-            for (s, &x) in sum.iter_mut().zip(&states[t * h..(t + 1) * h]) {
-                *s += x as f64;
+/// One vector from the rows of `states` (`[len, h]`) by `pooling` over `mask`, optionally L2-normalised
+/// (formulas above).
+pub fn pool(pooling: Pooling, states: &[f32], mask: &[i64], h: usize, normalize: bool) -> Vec<f32> {
+    let row = |t: usize| states[t * h..(t + 1) * h].iter().map(|&x| x as f64).collect::<Vec<f64>>();
+    let e = match pooling {
+        Pooling::Mean => {
+            let mut sum = vec![0f64; h];
+            let mut count = 0f64;
+            for (t, &m) in mask.iter().enumerate() {
+                if m != 0 {
+                    count += 1.0;
+                    for (s, &x) in sum.iter_mut().zip(&states[t * h..(t + 1) * h]) {
+                        *s += x as f64;
+                    }
+                }
             }
+            sum.into_iter().map(|s| s / count.max(1e-9)).collect()
         }
-    }
-    let mut e: Vec<f64> = sum.into_iter().map(|s| s / count.max(1e-9)).collect();
+        Pooling::Cls => row(0),
+        Pooling::LastToken => row(mask.iter().rposition(|&m| m != 0).unwrap_or(0)),
+    };
+    finish(e, normalize)
+}
+
+fn finish(mut e: Vec<f64>, normalize: bool) -> Vec<f32> {
     if normalize {
         let norm = e.iter().map(|x| x * x).sum::<f64>().sqrt().max(1e-12);
         e.iter_mut().for_each(|x| *x /= norm);
@@ -101,8 +149,17 @@ mod tests {
     #[test]
     fn pools_over_the_mask_only() {
         let states = [1.0, 2.0, 3.0, 4.0, 100.0, 100.0];
-        assert_eq!(mean_pool(&states, &[1, 1, 0], 2, false), vec![2.0, 3.0]);
-        let n = mean_pool(&states, &[1, 1, 0], 2, true);
+        assert_eq!(pool(Pooling::Mean, &states, &[1, 1, 0], 2, false), vec![2.0, 3.0]);
+        let n = pool(Pooling::Mean, &states, &[1, 1, 0], 2, true);
         assert!(((n[0] * n[0] + n[1] * n[1]) - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn cls_and_last_token_pick_one_row() {
+        let states = [1.0, 2.0, 3.0, 4.0, 100.0, 100.0];
+        assert_eq!(pool(Pooling::Cls, &states, &[1, 1, 0], 2, false), vec![1.0, 2.0]);
+        assert_eq!(pool(Pooling::LastToken, &states, &[1, 1, 0], 2, false), vec![3.0, 4.0]);
+        assert_eq!(Pooling::parse("lastToken").unwrap(), Pooling::LastToken);
+        assert!(Pooling::parse("max").unwrap_err().message.starts_with("pooling:"));
     }
 }

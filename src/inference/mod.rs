@@ -18,19 +18,23 @@ pub mod cpu;
 pub mod cross_encoder;
 pub mod embedder;
 pub mod model_info;
+pub mod onnx_import;
 pub mod tokenization;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] mod wasm_gemm;
 #[cfg(feature = "webgpu")] pub mod webgpu;
 
 pub use cross_encoder::{BatchDocuments, BatchRanking, CrossEncoder, Ranked, RerankOptions};
-pub use embedder::Embedder;
+pub use embedder::{Embedder, Pooling};
+pub use onnx_import::ExternalFile;
 
-/// The bytes of a model: ONNX graph, `tokenizer.json` and optionally `config.json`.
-#[derive(Debug, Clone, Copy)]
+/// The bytes of a model: ONNX graph, `tokenizer.json`, optionally `config.json`, and the external-data files
+/// the graph's tensors name (`model.onnx_data`…; none for most models).
+#[derive(Debug, Clone, Copy, Default)]
 pub struct ModelFiles<'a> {
     pub model: &'a [u8],
     pub tokenizer: &'a [u8],
     pub config: Option<&'a [u8]>,
+    pub external_data: &'a [ExternalFile],
 }
 
 /// Load-time options.
@@ -43,14 +47,15 @@ pub struct LoadOptions {
     pub max_query_tokens: Option<usize>,
 }
 
-/// Files of a model directory (`model.onnx` or `model_int8.onnx`, `tokenizer.json`, `config.json`), read from
-/// disk; native only.
+/// Files of a model directory (`model.onnx` or `onnx/model_quantized.onnx`…, `tokenizer.json`, `config.json`,
+/// and the external-data files the graph names, beside the graph), read from disk; native only.
 #[cfg(not(target_arch = "wasm32"))]
 #[derive(Debug, Clone)]
 pub struct ModelDir {
     pub model: Vec<u8>,
     pub tokenizer: Vec<u8>,
     pub config: Option<Vec<u8>>,
+    pub external_data: Vec<ExternalFile>,
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -61,14 +66,25 @@ impl ModelDir {
         let read = |name: &str, code: fn(String) -> crate::Error| {
             std::fs::read(dir.join(name)).map_err(|e| code(format!("{}: {e}", dir.join(name).display())))
         };
+        let model = read(model_file, |m| crate::Error::model_load(m))?;
+        let beside = dir.join(model_file).parent().map(std::path::Path::to_path_buf).unwrap_or_default();
+        let external_data = onnx_import::external_data::locations(&mut onnx_import::decode(&model)?)
+            .into_iter()
+            .map(|location| {
+                let path = beside.join(&location);
+                let bytes = std::fs::read(&path).map_err(|e| crate::Error::model_load(format!("{}: {e}", path.display())))?;
+                Ok(ExternalFile { location, bytes })
+            })
+            .collect::<crate::Result<_>>()?;
         Ok(ModelDir {
-            model: read(model_file, |m| crate::Error::model_load(m))?,
+            model,
             tokenizer: read("tokenizer.json", |m| crate::Error::tokenizer(m))?,
             config: std::fs::read(dir.join("config.json")).ok(),
+            external_data,
         })
     }
 
     pub fn files(&self) -> ModelFiles<'_> {
-        ModelFiles { model: &self.model, tokenizer: &self.tokenizer, config: self.config.as_deref() }
+        ModelFiles { model: &self.model, tokenizer: &self.tokenizer, config: self.config.as_deref(), external_data: &self.external_data }
     }
 }

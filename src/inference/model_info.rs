@@ -49,6 +49,11 @@ pub struct ModelInfo {
     pub config_max_positions: Option<usize>,
     /// `config.json`'s number of labels (`num_labels` or the size of `id2label`), when given.
     pub config_num_labels: Option<usize>,
+    /// `config.json`'s `pad_token_id`, when given: the tokenizer's padding token must be this one.
+    pub config_pad_token_id: Option<u32>,
+    /// The graph computes position ids from the tokens with a `CumSum` (RoBERTa, XLM-R, CamemBERT: positions
+    /// start at `padding_idx + 1`).
+    pub offset_positions: bool,
 }
 
 impl ModelInfo {
@@ -94,6 +99,8 @@ impl ModelInfo {
             model_type: config.and_then(|c| c.get("model_type")).and_then(Value::as_str).map(str::to_string),
             config_max_positions: config_usize("max_position_embeddings"),
             config_num_labels,
+            config_pad_token_id: config_usize("pad_token_id").map(|v| v as u32),
+            offset_positions: graph.node.iter().any(|n| n.op_type == "CumSum"),
         })
     }
 
@@ -104,13 +111,13 @@ impl ModelInfo {
 
     /// The longest sequence (special tokens included) the position table allows.
     ///
-    /// RoBERTa-family models offset positions by `padding_idx + 1 = 2`, so their table holds two rows more
-    /// than the usable length (514 rows → 512 tokens).
+    /// RoBERTa-family models number positions from `padding_idx + 1` (`padding_idx` = the pad token id, 1 in
+    /// every RoBERTa/XLM-R/CamemBERT vocabulary), so their table holds that many rows more than the usable
+    /// length (514 rows → 512 tokens). They are recognised by `config.json`'s `model_type`, or without it by
+    /// the graph: their exports compute position ids with a `CumSum` over the non-padding tokens.
     pub fn position_limit(&self) -> Option<usize> {
-        let offset = match self.model_type.as_deref() {
-            Some("roberta" | "xlm-roberta" | "camembert" | "longformer") => 2,
-            _ => 0,
-        };
+        let roberta = matches!(self.model_type.as_deref(), Some("roberta" | "xlm-roberta" | "camembert" | "longformer"));
+        let offset = if roberta || self.offset_positions { self.config_pad_token_id.unwrap_or(1) as usize + 1 } else { 0 };
         self.config_max_positions.or(self.position_rows).map(|n| n.saturating_sub(offset))
     }
 

@@ -13,6 +13,7 @@
 //!   ([`PairTokenizer::chunks`]), Cohere-style.
 
 use super::batching::Sequence;
+use super::model_info::ModelInfo;
 use crate::{Error, Result};
 use tokenizers::{Encoding, PostProcessor, Tokenizer};
 
@@ -35,16 +36,14 @@ pub struct PairTokenizer {
 }
 
 impl PairTokenizer {
-    /// Parses `tokenizer.json`; `vocab_rows` (the model's word-embedding rows, when known) must cover every
-    /// id the tokenizer can produce, else the tokenizer belongs to another model (`TOKENIZER`).
-    pub fn from_bytes(bytes: &[u8], max_length: usize, vocab_rows: Option<usize>) -> Result<Self> {
+    /// Parses `tokenizer.json` and checks that it belongs to `model` ([`check_fits`]).
+    pub fn from_bytes(bytes: &[u8], max_length: usize, model: &ModelInfo) -> Result<Self> {
         let mut tokenizer = Tokenizer::from_bytes(bytes)
             .map_err(|e| Error::tokenizer(format!("tokenizer: cannot parse tokenizer.json ({e})")))?;
-        let pad_id = tokenizer
+        let pad_token = tokenizer
             .get_padding()
             .map(|p| p.pad_id)
-            .or_else(|| ["[PAD]", "<pad>", "<PAD>"].iter().find_map(|t| tokenizer.token_to_id(t)))
-            .unwrap_or(0);
+            .or_else(|| ["[PAD]", "<pad>", "<PAD>", "<|padding|>"].iter().find_map(|t| tokenizer.token_to_id(t)));
         tokenizer
             .with_truncation(None)
             .map_err(|e| Error::tokenizer(format!("tokenizer: cannot disable truncation ({e})")))?;
@@ -54,14 +53,8 @@ impl PairTokenizer {
             None => (0, 0),
         };
         let max_token_id = tokenizer.get_vocab(true).values().copied().max().unwrap_or(0);
-        if let Some(rows) = vocab_rows {
-            if max_token_id as usize >= rows {
-                return Err(Error::tokenizer(format!(
-                    "tokenizer: it produces token ids up to {max_token_id} but the model embeds only {rows} tokens; \
-                     the tokenizer belongs to another model"
-                )));
-            }
-        }
+        check_fits(max_token_id, pad_token, model)?;
+        let pad_id = pad_token.or(model.config_pad_token_id).unwrap_or(0);
         if max_length <= pair_specials + 2 {
             return Err(Error::invalid("maxLength", format!("{max_length} leaves no room for a query and a document")));
         }
@@ -197,6 +190,38 @@ impl PairTokenizer {
             type_ids: enc.get_type_ids().iter().map(|&i| i as i64).collect(),
         }
     }
+}
+
+/// `TOKENIZER` when the tokenizer belongs to another model than the graph's:
+/// - it produces ids the word-embedding table has no row for (`max id ≥ rows`);
+/// - its vocabulary is much smaller than the table: exports round tables up to a multiple of 8–128 rows, so a
+///   gap beyond `max(128, rows / 100)` rows means a foreign vocabulary whose ids all happen to fit;
+/// - its padding token is not `config.json`'s `pad_token_id` (BERT pads with 0, RoBERTa/XLM-R with 1).
+pub fn check_fits(max_token_id: u32, pad_token: Option<u32>, model: &ModelInfo) -> Result<()> {
+    let size = max_token_id as usize + 1;
+    if let Some(rows) = model.vocab_rows {
+        if size > rows {
+            return Err(Error::tokenizer(format!(
+                "tokenizer: it produces token ids up to {max_token_id} but the model embeds only {rows} tokens; \
+                 the tokenizer belongs to another model"
+            )));
+        }
+        if rows - size > (rows / 100).max(128) {
+            return Err(Error::tokenizer(format!(
+                "tokenizer: its vocabulary has {size} tokens but the model's embedding table has {rows} rows; \
+                 the tokenizer belongs to another model"
+            )));
+        }
+    }
+    if let (Some(want), Some(got)) = (model.config_pad_token_id, pad_token) {
+        if want != got {
+            return Err(Error::tokenizer(format!(
+                "tokenizer: its padding token has id {got} but config.json's pad_token_id is {want}; \
+                 the tokenizer belongs to another model"
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Tokens `[start, end)` of an encoding, as a new encoding (the post-processor needs one).

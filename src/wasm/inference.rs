@@ -6,7 +6,8 @@
 use super::convert::{to_js, to_json, to_json_object};
 use super::errors::{js, JsResult};
 use crate::inference::cross_encoder::model_text;
-use crate::inference::{CrossEncoder, Embedder, LoadOptions, ModelFiles, Ranked, RerankOptions};
+use crate::inference::onnx_import::{decode, external_data};
+use crate::inference::{CrossEncoder, Embedder, ExternalFile, LoadOptions, ModelFiles, Pooling, Ranked, RerankOptions};
 use crate::{Error, Result};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -116,8 +117,40 @@ pub(super) fn string_list(field: &str, value: &JsValue) -> Result<Vec<String>> {
     }
 }
 
-fn files<'a>(model: &'a [u8], tokenizer: &'a [u8], config: &'a Option<Vec<u8>>) -> ModelFiles<'a> {
-    ModelFiles { model, tokenizer, config: config.as_deref() }
+pub(super) fn files<'a>(model: &'a [u8], tokenizer: &'a [u8], config: &'a Option<Vec<u8>>, external: &'a [ExternalFile]) -> ModelFiles<'a> {
+    ModelFiles { model, tokenizer, config: config.as_deref(), external_data: external }
+}
+
+/// The external-data files given from JS: `undefined`, or an array of `{location: string, bytes: Uint8Array}`.
+pub(super) fn external_files(value: &JsValue) -> Result<Vec<ExternalFile>> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    if !js_sys::Array::is_array(value) {
+        return Err(Error::invalid("externalData", "expected an array of {location, bytes}"));
+    }
+    let arr: &js_sys::Array = value.unchecked_ref();
+    arr.iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let get = |key: &str| js_sys::Reflect::get(&item, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+            let location = get("location")
+                .as_string()
+                .ok_or_else(|| Error::invalid(&format!("externalData[{i}].location"), "expected a string"))?;
+            let bytes = get("bytes");
+            if !bytes.is_instance_of::<js_sys::Uint8Array>() {
+                return Err(Error::invalid(&format!("externalData[{i}].bytes"), "expected a Uint8Array"));
+            }
+            Ok(ExternalFile { location, bytes: bytes.unchecked_into::<js_sys::Uint8Array>().to_vec() })
+        })
+        .collect()
+}
+
+/// The external-data files (`location`s, relative to the model) that the graph's tensors name: what a loader
+/// must fetch beside the `.onnx` file. Empty for models with their weights inside.
+#[wasm_bindgen(js_name = externalDataLocations)]
+pub fn external_data_locations(model: &[u8]) -> JsResult<Vec<String>> {
+    js(decode(model).map(|mut proto| external_data::locations(&mut proto)))
 }
 
 /// A loaded cross-encoder (wrapped by `CrossEncoder` in pkg/cross_encoder.ts).
@@ -135,10 +168,12 @@ impl CrossEncoderCore {
 
 #[wasm_bindgen(js_class = CrossEncoderCore)]
 impl CrossEncoderCore {
-    /// Parses and optimises the model once; `options`: `{maxLength?, maxQueryTokens?}`.
-    pub fn load(model: &[u8], tokenizer: &[u8], config: Option<Vec<u8>>, options: JsValue) -> JsResult<CrossEncoderCore> {
+    /// Parses and optimises the model once; `options`: `{maxLength?, maxQueryTokens?}`; `external`: the
+    /// external-data files (`[{location, bytes}]`, or undefined).
+    pub fn load(model: &[u8], tokenizer: &[u8], config: Option<Vec<u8>>, options: JsValue, external: JsValue) -> JsResult<CrossEncoderCore> {
         js((|| {
-            let inner = CrossEncoder::load(files(model, tokenizer, &config), &load_options(&options)?)?;
+            let external = external_files(&external)?;
+            let inner = CrossEncoder::load(files(model, tokenizer, &config, &external), &load_options(&options)?)?;
             Ok(CrossEncoderCore { inner })
         })())
     }
@@ -242,8 +277,14 @@ impl EmbedderCore {
 
 #[wasm_bindgen(js_class = EmbedderCore)]
 impl EmbedderCore {
-    pub fn load(model: &[u8], tokenizer: &[u8], config: Option<Vec<u8>>, options: JsValue) -> JsResult<EmbedderCore> {
-        js((|| Ok(EmbedderCore { inner: Embedder::load(files(model, tokenizer, &config), &load_options(&options)?)? }))())
+    /// As `CrossEncoderCore.load`; `pooling`: `"mean"`, `"cls"` or `"lastToken"`.
+    pub fn load(model: &[u8], tokenizer: &[u8], config: Option<Vec<u8>>, options: JsValue, external: JsValue, pooling: &str) -> JsResult<EmbedderCore> {
+        js((|| {
+            let external = external_files(&external)?;
+            let pooling = Pooling::parse(pooling)?;
+            let inner = Embedder::load(files(model, tokenizer, &config, &external), &load_options(&options)?)?.with_pooling(pooling);
+            Ok(EmbedderCore { inner })
+        })())
     }
 
     #[wasm_bindgen(getter)]

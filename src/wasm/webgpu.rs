@@ -3,7 +3,7 @@
 //! asynchronous, because WebGPU hands results back through the event loop.
 //!
 //! ```js
-//! const core = await WebGpuCrossEncoderCore.load(model, tokenizer, config, {maxLength}, "auto", msg => console.warn(msg));
+//! const core = await WebGpuCrossEncoderCore.load(model, tokenizer, config, {maxLength}, undefined, "auto", msg => console.warn(msg));
 //! core.device;                                   // "webgpu" | "cpu" (no adapter, unsupported graph, failed probe)
 //! await core.score(["q", "q"], ["doc a", "doc b"], 16);                // Float32Array [n × numLabels]
 //! await core.rerank(["q"], [["doc a", {content: "doc b"}]], {topK: 10}); // [[{index, score}]]
@@ -14,7 +14,7 @@
 
 use super::convert::to_js;
 use super::errors::{js, to_js_error, JsResult};
-use super::inference::{load_options, ranked_to_js, rerank_input, string_list};
+use super::inference::{external_files, load_options, ranked_to_js, rerank_input, string_list};
 use crate::inference::webgpu::{Device, GpuCrossEncoder, GpuEmbedder, ProbeReport, WarningFn};
 use crate::inference::ModelFiles;
 use crate::{Error, Result};
@@ -110,12 +110,14 @@ impl WebGpuCrossEncoderCore {
         tokenizer: Vec<u8>,
         config: Option<Vec<u8>>,
         options: JsValue,
+        external: JsValue,
         device: String,
         on_warning: Option<js_sys::Function>,
     ) -> JsResult<WebGpuCrossEncoderCore> {
         let device = js(Device::parse(&device))?;
         let limits = js(load_options(&options))?;
-        let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref() };
+        let external = js(external_files(&external))?;
+        let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };
         let ce = js(GpuCrossEncoder::load(files, &limits, device, warning_fn(on_warning)).await)?;
         Ok(WebGpuCrossEncoderCore { inner: Rc::new(RefCell::new(ce)) })
     }
@@ -174,7 +176,7 @@ impl WebGpuCrossEncoderCore {
 /// A bi-encoder on WebGPU (mean pooling on the GPU, parity-checked against the CPU path) with CPU fallback.
 ///
 /// ```js
-/// const core = await WebGpuEmbedderCore.load(model, tokenizer, config, {maxLength}, "auto", msg => console.warn(msg));
+/// const core = await WebGpuEmbedderCore.load(model, tokenizer, config, {maxLength}, undefined, "auto", msg => console.warn(msg));
 /// await core.embed(["text a", "text b"], true, 32);   // Float32Array [n × dimension]
 /// ```
 #[wasm_bindgen(js_name = WebGpuEmbedderCore)]
@@ -190,12 +192,14 @@ impl WebGpuEmbedderCore {
         tokenizer: Vec<u8>,
         config: Option<Vec<u8>>,
         options: JsValue,
+        external: JsValue,
         device: String,
         on_warning: Option<js_sys::Function>,
     ) -> JsResult<WebGpuEmbedderCore> {
         let device = js(Device::parse(&device))?;
         let limits = js(load_options(&options))?;
-        let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref() };
+        let external = js(external_files(&external))?;
+        let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };
         let e = js(GpuEmbedder::load(files, &limits, device, warning_fn(on_warning)).await)?;
         Ok(WebGpuEmbedderCore { inner: Rc::new(RefCell::new(e)) })
     }

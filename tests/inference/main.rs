@@ -8,3 +8,4 @@ mod models;
 mod int8;
 mod collection;
 mod bench;
+mod hub_exports;

@@ -235,7 +235,7 @@ fn ten_megabyte_document() {
 fn errors_have_codes() {
     let dir = model_dir("ce-parity-1", "model.onnx");
     let opts = LoadOptions::default();
-    let load = |model: &[u8], tokenizer: &[u8]| CrossEncoder::load(ModelFiles { model, tokenizer, config: dir.config.as_deref() }, &opts);
+    let load = |model: &[u8], tokenizer: &[u8]| CrossEncoder::load(ModelFiles { model, tokenizer, config: dir.config.as_deref(), external_data: &[] }, &opts);
     // Corrupt bytes.
     assert_eq!(load(b"not an onnx file at all", &dir.tokenizer).err().unwrap().code, ErrorCode::ModelLoad);
     assert_eq!(load(&dir.model[..dir.model.len() / 2], &dir.tokenizer).err().unwrap().code, ErrorCode::ModelLoad);
@@ -281,7 +281,7 @@ fn errors_have_codes() {
 fn nan_logits() {
     let dir = model_dir("ce-parity-1", "model.onnx");
     let model = with_nan_classifier_bias(&dir.model);
-    let ce = CrossEncoder::load(ModelFiles { model: &model, tokenizer: &dir.tokenizer, config: dir.config.as_deref() }, &LoadOptions::default()).unwrap();
+    let ce = CrossEncoder::load(ModelFiles { model: &model, tokenizer: &dir.tokenizer, config: dir.config.as_deref(), external_data: &[] }, &LoadOptions::default()).unwrap();
     let logits = ce.score(&[("q", "a document")], 1).unwrap();
     assert!(logits[0].is_nan());
     let e = ce.rerank_texts("q", &["a document", "another"], &RerankOptions::default()).unwrap_err();

@@ -17,7 +17,7 @@
 
 
 use crate::common::*;
-use rerankit::inference::cpu::decode;
+use rerankit::inference::onnx_import::decode;
 use rerankit::inference::webgpu::{block_on, BertWeights, Device, Gpu, GpuBert, GpuCrossEncoder, GpuEmbedder, Output};
 use rerankit::inference::{LoadOptions, RerankOptions};
 use rerankit::ErrorCode;

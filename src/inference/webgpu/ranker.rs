@@ -15,7 +15,7 @@ use super::context::Gpu;
 use super::model::{GpuBert, Output};
 use super::weights::BertWeights;
 use crate::inference::batching::{batches, Sequence};
-use crate::inference::cpu::decode;
+use crate::inference::onnx_import::prepare;
 use crate::inference::cross_encoder::rank;
 use crate::inference::model_info::parse_config;
 use crate::inference::{CrossEncoder, Embedder, LoadOptions, ModelFiles, Ranked, RerankOptions};
@@ -103,7 +103,7 @@ impl Backend {
     async fn load_gpu(files: &ModelFiles<'_>, output: &str) -> Result<GpuBert> {
         let config = files.config.map(parse_config).transpose()?;
         let heads = config.as_ref().and_then(|c| c.get("num_attention_heads")).and_then(|v| v.as_u64()).map(|v| v as usize);
-        let proto = decode(files.model)?;
+        let (proto, _) = prepare(files.model, files.external_data)?;
         let weights = BertWeights::from_onnx(&proto, output, heads)?;
         drop(proto);
         let gpu = Arc::new(Gpu::new().await?);

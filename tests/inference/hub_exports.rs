@@ -1,0 +1,188 @@
+//! Models as the Hub ships them (tests/fixtures/hub, made by tests/fixtures/gen/make_hub_models.py with torch,
+//! optimum and onnxruntime): every family × export form loads from its Hub layout and matches onnxruntime.
+//!
+//! - fp32 forms (TorchScript opset 14/17, dynamo with weights inside or in `.onnx.data`, optimum O1–O3,
+//!   onnxruntime's fused graph): logits within 1e-4 of onnxruntime's on the same file and on `model.onnx`;
+//! - fp16 forms (the float16 converter, O4): within 2× onnxruntime-fp16's own distance from fp32;
+//! - quantised forms (quantize_dynamic QUInt8/QInt8/per channel, MatMulNBits 4-bit): as close to fp32 as
+//!   onnxruntime's run of the same file, ×2;
+//! - token ids equal to the `tokenizers` library's (only_second truncation to the window, RoBERTa offset).
+
+use rerankit::inference::{CrossEncoder, Embedder, LoadOptions, ModelDir};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn hub() -> PathBuf {
+    crate::common::repo().join("tests/fixtures/hub")
+}
+
+fn references() -> Vec<Value> {
+    let mut out: Vec<(String, Value)> = std::fs::read_dir(hub().join("references"))
+        .expect("tests/fixtures/hub/references")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| (p.display().to_string(), serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap()))
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    assert!(out.len() >= 6, "expected the hub fixture references, found {}", out.len());
+    out.into_iter().map(|(_, v)| v).collect()
+}
+
+fn floats(v: &Value) -> Vec<f32> {
+    v.as_array().unwrap().iter().flat_map(|row| row.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() as f32)).collect()
+}
+
+fn max_diff(a: &[f32], b: &[f32]) -> f32 {
+    assert_eq!(a.len(), b.len());
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f32::max)
+}
+
+/// What a form must reach against fp32, given onnxruntime's own distance `ort` of that form from fp32.
+fn limit(form: &str, ort: f32) -> f32 {
+    if form.contains("fp16") || form == "model_O4" || form.contains("quant") || form.contains("int8") || form.contains("uint8") || form.contains("q4") {
+        (2.0 * ort).max(1e-5)
+    } else {
+        1e-4
+    }
+}
+
+#[test]
+fn every_export_form_matches_onnxruntime() {
+    let mut report = Vec::new();
+    let mut failures = Vec::new();
+    for r in references() {
+        let repo = hub().join(r["repo"].as_str().unwrap());
+        let fp32 = floats(&r["outputs"]["model"]);
+        let embedder = r["output"] == "last_hidden_state";
+        for (form, meta) in r["forms"].as_object().unwrap() {
+            let Some(ort) = r["outputs"].get(form) else { continue };
+            let outcome = std::panic::catch_unwind(|| check_form(&r, &repo, form, meta, ort, &fp32, embedder));
+            match outcome {
+                Ok(line) => report.push(line),
+                Err(e) => failures.push(format!("{} {form}: {}", r["repo"], e.downcast_ref::<String>().cloned().unwrap_or_default())),
+            }
+        }
+    }
+    eprintln!("{}", report.join("\n"));
+    assert!(failures.is_empty(), "{} forms fail:\n{}", failures.len(), failures.join("\n"));
+}
+
+fn check_form(r: &Value, repo: &std::path::Path, form: &str, meta: &Value, ort: &Value, fp32: &[f32], embedder: bool) -> String {
+    {
+        {
+            let ort = floats(ort);
+            let dir = ModelDir::read(repo, meta["file"].as_str().unwrap()).unwrap_or_else(|e| panic!("{repo:?} {form}: {e}"));
+            let ours: Vec<f32> = if embedder {
+                let e = Embedder::load(dir.files(), &LoadOptions::default()).unwrap_or_else(|e| panic!("{} {form}: {e}", r["repo"]));
+                let texts: Vec<&str> = r["texts"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect();
+                e.embed(&texts, false, 4).unwrap().concat()
+            } else {
+                let ce = CrossEncoder::load(dir.files(), &LoadOptions::default()).unwrap_or_else(|e| panic!("{} {form}: {e}", r["repo"]));
+                assert_eq!(ce.max_length(), r["window"].as_u64().unwrap() as usize, "{} {form}: window", r["repo"]);
+                let pairs: Vec<(&str, &str)> =
+                    r["pairs"].as_array().unwrap().iter().map(|p| (p[0].as_str().unwrap(), p[1].as_str().unwrap())).collect();
+                for (i, (q, d)) in pairs.iter().enumerate() {
+                    let want: Vec<i64> = r["tokens"][i]["ids"].as_array().unwrap().iter().map(|x| x.as_i64().unwrap()).collect();
+                    assert_eq!(ce.encode_pair(q, d).unwrap().ids, want, "{} pair {i}: token ids", r["repo"]);
+                }
+                ce.score(&pairs, 4).unwrap()
+            };
+            let (vs_form, vs_fp32, ort_vs_fp32) = (max_diff(&ours, &ort), max_diff(&ours, fp32), max_diff(&ort, fp32));
+            let lim = limit(form, ort_vs_fp32);
+            assert!(vs_fp32 <= lim, "{vs_fp32} from onnxruntime fp32 (limit {lim}, onnxruntime's own {ort_vs_fp32})");
+            if lim == 1e-4 {
+                assert!(vs_form <= 1e-4, "{vs_form} from onnxruntime on the same file");
+            }
+            format!("{:<28} {:<24} vs ort(form) {vs_form:.1e}  vs fp32 {vs_fp32:.1e}  (ort: {ort_vs_fp32:.1e})", r["repo"].as_str().unwrap(), form)
+        }
+    }
+}
+
+fn repo_dir(name: &str) -> PathBuf {
+    hub().join("rerankit-test").join(name)
+}
+
+fn read(name: &str, file: &str) -> Vec<u8> {
+    std::fs::read(repo_dir(name).join(file)).unwrap()
+}
+
+#[test]
+fn roberta_window_comes_from_the_graph_without_config_json() {
+    // 130 position rows, positions numbered from padding_idx + 1 = 2: the window is 128, and a pair longer than
+    // that is truncated (before: window 130 and an out-of-range position gather, a trap in wasm)
+    for file in ["onnx/model.onnx", "onnx/model_dynamo.onnx", "onnx/model_O2.onnx"] {
+        let model = read("tiny-xlm-roberta-reranker", file);
+        let tokenizer = read("tiny-xlm-roberta-reranker", "tokenizer.json");
+        let files = rerankit::inference::ModelFiles { model: &model, tokenizer: &tokenizer, ..Default::default() };
+        let ce = CrossEncoder::load(files, &LoadOptions::default()).unwrap();
+        assert_eq!(ce.max_length(), 128, "{file}");
+        let long = "word ".repeat(2000);
+        let scores = ce.score(&[("query", long.as_str())], 1).unwrap();
+        assert!(scores[0].is_finite());
+        let err = CrossEncoder::load(files, &LoadOptions { max_length: Some(130), ..Default::default() }).err().unwrap();
+        assert!(err.message.contains("maxLength") && err.message.contains("128"), "{err}");
+    }
+}
+
+#[test]
+fn a_tokenizer_of_another_model_is_refused() {
+    let load = |model_repo: &str, tokenizer_repo: &str| {
+        let dir = ModelDir::read(repo_dir(model_repo), "onnx/model.onnx").unwrap();
+        let tokenizer = read(tokenizer_repo, "tokenizer.json");
+        let files = rerankit::inference::ModelFiles { tokenizer: &tokenizer, ..dir.files() };
+        CrossEncoder::load(files, &LoadOptions::default()).err()
+    };
+    for (model, tokenizer) in [
+        ("tiny-bert-reranker", "tiny-xlm-roberta-reranker"),
+        ("tiny-distilbert-reranker", "tiny-modernbert-reranker"),
+        ("tiny-xlm-roberta-reranker", "tiny-bert-reranker"),
+        ("tiny-modernbert-reranker", "tiny-electra-reranker"),
+    ] {
+        let err = load(model, tokenizer).unwrap_or_else(|| panic!("{model} with {tokenizer}'s tokenizer loaded"));
+        assert_eq!(err.code, rerankit::ErrorCode::Tokenizer, "{model} + {tokenizer}: {err}");
+        assert!(err.message.contains("belongs to another model"), "{err}");
+    }
+    assert!(load("tiny-bert-reranker", "tiny-bert-reranker").is_none());
+}
+
+#[test]
+fn a_missing_or_short_external_data_file_is_named() {
+    let model = read("tiny-bert-reranker", "onnx/model_external.onnx");
+    let tokenizer = read("tiny-bert-reranker", "tokenizer.json");
+    let files = rerankit::inference::ModelFiles { model: &model, tokenizer: &tokenizer, ..Default::default() };
+    let err = CrossEncoder::load(files, &LoadOptions::default()).err().unwrap();
+    assert_eq!(err.code, rerankit::ErrorCode::ModelLoad);
+    assert!(err.message.contains("model_external.onnx.data"), "{err}");
+    let data = read("tiny-bert-reranker", "onnx/model_external.onnx.data");
+    let short = [rerankit::inference::ExternalFile { location: "model_external.onnx.data".into(), bytes: data[..data.len() / 2].to_vec() }];
+    let err = CrossEncoder::load(rerankit::inference::ModelFiles { external_data: &short, ..files }, &LoadOptions::default()).err().unwrap();
+    assert!(err.message.contains("truncated"), "{err}");
+}
+
+#[test]
+fn an_op_outside_the_engine_is_unsupported_by_name() {
+    use rerankit::inference::onnx_import::{decode, prepare};
+    use prost::Message;
+    let tokenizer = read("tiny-bert-reranker", "tokenizer.json");
+    let rewrite = |edit: &dyn Fn(&mut tract_onnx::pb::ModelProto)| {
+        let mut proto = decode(&read("tiny-bert-reranker", "onnx/model_O2.onnx")).unwrap();
+        edit(&mut proto);
+        let bytes = proto.encode_to_vec();
+        assert!(prepare(&bytes, &[]).is_err());
+        let files = rerankit::inference::ModelFiles { model: &bytes, tokenizer: &tokenizer, ..Default::default() };
+        CrossEncoder::load(files, &LoadOptions::default()).err().unwrap()
+    };
+    let err = rewrite(&|p| {
+        let n = p.graph.as_mut().unwrap().node.iter_mut().find(|n| n.op_type == "SkipLayerNormalization").unwrap();
+        n.op_type = "QOrderedLayerNormalization".into();
+    });
+    assert_eq!(err.code, rerankit::ErrorCode::Unsupported, "{err}");
+    assert!(err.message.contains("com.microsoft.QOrderedLayerNormalization"), "{err}");
+    let err = rewrite(&|p| {
+        let n = p.graph.as_mut().unwrap().node.iter_mut().find(|n| n.op_type == "Attention").unwrap();
+        n.input.resize(5, String::new());
+        n.input[4] = "past".into();
+    });
+    assert_eq!(err.code, rerankit::ErrorCode::Unsupported, "{err}");
+    assert!(err.message.contains("Attention") && err.message.contains("past"), "{err}");
+}
