@@ -3,8 +3,10 @@
 import * as wasm from "./wasm/rerankit.js";
 import { invalidArgument } from "./errors.js";
 import { loadBytes, type LoadProgress, type ModelSource, type SourceCache } from "./model_source.js";
+import { HubRepo, poolingOf, resolveGraph, type Dtype, type HubOptions } from "./hub.js";
+import { freeQuietly, guarded, wasmRestarts } from "./runtime.js";
 import type { Document } from "./document.js";
-import { WebGpuCore, deviceOption, type RankerCore, type WebGpuInfo } from "./webgpu_cross_encoder.js";
+import { WebGpuCore, deviceOption, runtimeHasWebGpu, type RankerCore, type WebGpuInfo } from "./webgpu_cross_encoder.js";
 import { WebGpuEmbedderCore } from "./webgpu_embedder.js";
 
 /** Where a model runs: `"webgpu"` (our WGSL kernels, parity-checked) or `"cpu"` (tract in wasm). */
@@ -17,6 +19,12 @@ export interface ModelLoadOptions {
   tokenizer: ModelSource;
   /** `config.json` (optional: window and label count are read from the graph when absent). */
   config?: ModelSource;
+  /**
+   * The external-data files of a graph that keeps its weights outside the `.onnx` file (`model.onnx_data`…):
+   * one source (for a single file), or `{location: source}`. Default: found beside `model` when that is a path
+   * or URL; a model given as bytes needs them given.
+   */
+  externalData?: ModelSource | Record<string, ModelSource>;
   /**
    * `"cpu"` (default), `"webgpu"` or `"auto"` (WebGPU when the runtime has it, else the CPU silently); see
    * pkg/webgpu_cross_encoder.ts. Cross-encoders only: an `Embedder` runs on the CPU ("auto" → CPU).
@@ -65,6 +73,63 @@ export interface RerankResult<D = RerankDocument> {
   document?: D;
 }
 
+/** Options of `fromPretrained`: where the repo's files are ({@link HubOptions}) and everything `load` takes. */
+export type PretrainedOptions = HubOptions & Omit<ModelLoadOptions, "model" | "tokenizer" | "config" | "externalData">;
+
+/** Options of `Embedder.load` / `Embedder.fromPretrained`. */
+export interface EmbedderLoadOptions extends ModelLoadOptions {
+  /**
+   * How token vectors become one vector: `"mean"` (default), `"cls"` (bge, gte) or `"lastToken"`.
+   * `fromPretrained` reads it from sentence-transformers' `modules.json` / `1_Pooling/config.json`.
+   */
+  pooling?: "mean" | "cls" | "lastToken";
+  /** The default of `embed`'s `normalize` (fromPretrained: true when `modules.json` has a Normalize module). */
+  normalize?: boolean;
+}
+
+const EXTERNAL_MARKER = new TextEncoder().encode("\x0a\x08location");
+
+/** Whether the protobuf may name external data (the key `location` of an `external_data` entry): a byte scan
+ *  that spares decoding every large model twice. */
+function mayNameExternalData(model: Uint8Array): boolean {
+  const m = EXTERNAL_MARKER;
+  outer: for (let i = model.indexOf(m[0]); i >= 0 && i + m.length <= model.length; i = model.indexOf(m[0], i + 1)) {
+    for (let j = 1; j < m.length; j++) if (model[i + j] !== m[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+/** Where `location` lies beside `model` (a path or URL), or undefined for bytes. */
+function beside(model: ModelSource, location: string): ModelSource | undefined {
+  if (model instanceof URL) return new URL(location, model);
+  if (typeof model !== "string") return undefined;
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(model)) return new URL(location, model).href;
+  const cut = Math.max(model.lastIndexOf("/"), model.lastIndexOf("\\"));
+  return cut < 0 ? location : model.slice(0, cut + 1) + location;
+}
+
+async function externalFiles(model: ModelSource, bytes: Uint8Array, given: ModelLoadOptions["externalData"], io: object): Promise<{ location: string; bytes: Uint8Array }[] | undefined> {
+  if (given === undefined && !mayNameExternalData(bytes)) return undefined;
+  const locations = guarded("model", () => wasm.externalDataLocations(bytes));
+  if (locations.length === 0) return undefined;
+  const sourceOf = (location: string): ModelSource | undefined => {
+    if (given === undefined) return beside(model, location);
+    if (typeof given === "string" || given instanceof URL || given instanceof Uint8Array || given instanceof ArrayBuffer) {
+      if (locations.length > 1) invalidArgument("externalData", `the model names ${locations.length} external files (${locations.join(", ")}): give {location: source}`);
+      return given;
+    }
+    if (given === null || typeof given !== "object") invalidArgument("externalData", "expected a source or {location: source}");
+    const base = location.split(/[\\/]/).pop()!;
+    return (given as Record<string, ModelSource>)[location] ?? (given as Record<string, ModelSource>)[base];
+  };
+  return Promise.all(locations.map(async (location) => {
+    const source = sourceOf(location);
+    if (source === undefined) invalidArgument("externalData", `the model keeps weights in ${JSON.stringify(location)}: give it (a path, URL or bytes)`);
+    return { location, bytes: await loadBytes(source, location, "MODEL_LOAD", io) };
+  }));
+}
+
 async function loadFiles(options: ModelLoadOptions) {
   if (options === null || typeof options !== "object") invalidArgument("options", "expected {model, tokenizer, …}");
   const device = deviceOption(options.device);
@@ -76,9 +141,30 @@ async function loadFiles(options: ModelLoadOptions) {
     loadBytes(options.tokenizer, "tokenizer", "TOKENIZER", io),
     options.config === undefined ? undefined : loadBytes(options.config, "config", "MODEL_LOAD", io),
   ]);
+  const external = await externalFiles(options.model, model, options.externalData, io);
   options.signal?.throwIfAborted();
   const limits = { maxLength: options.maxLength, maxQueryTokens: options.maxQueryTokens };
-  return { model, tokenizer, config, limits, device };
+  return { model, tokenizer, config, external, limits, device };
+}
+
+/** The files of Hub repo `modelId` (see pkg/hub.ts) as `load` options. */
+async function pretrainedFiles(modelId: string, options: PretrainedOptions): Promise<{ repo: HubRepo; load: ModelLoadOptions }> {
+  if (options === null || typeof options !== "object") invalidArgument("options", "expected an object");
+  const io = { onProgress: options.onProgress, signal: options.signal, cache: options.cache };
+  const repo = new HubRepo(modelId, options, io);
+  const device = deviceOption(options.device);
+  const gpu = device === "webgpu" || (device === "auto" && runtimeHasWebGpu());
+  const [graph, tokenizer, config] = await Promise.all([
+    resolveGraph(repo, options.dtype as Dtype | undefined, gpu ? "fp32" : "q8", options.onWarning),
+    repo.fetch("tokenizer.json"),
+    repo.fetchOptional("config.json"),
+  ]);
+  const folder = graph.path.slice(0, graph.path.lastIndexOf("/") + 1);
+  const external: Record<string, ModelSource> = {};
+  if (mayNameExternalData(graph.bytes)) {
+    for (const location of guarded("model", () => wasm.externalDataLocations(graph.bytes))) external[location] = await repo.fetch(folder + location);
+  }
+  return { repo, load: { ...options, model: graph.bytes, tokenizer, config, externalData: external } };
 }
 
 function textOf(doc: RerankDocument, i: number, field = "documents"): string | { content: string; meta?: unknown } {
@@ -91,6 +177,8 @@ function textOf(doc: RerankDocument, i: number, field = "documents"): string | {
 /** A cross-encoder reranker: load once, rerank many times. */
 export class CrossEncoder {
   #core: RankerCore;
+  /** The wasm instance the core lives in (pkg/runtime.ts restarts it after a trap). */
+  #generation = wasmRestarts();
 
   private constructor(core: RankerCore) {
     this.#core = core;
@@ -103,9 +191,19 @@ export class CrossEncoder {
 
   /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */
   static async load(options: ModelLoadOptions): Promise<CrossEncoder> {
-    const { model, tokenizer, config, limits, device } = await loadFiles(options);
-    const gpu = await WebGpuCore.load({ model, tokenizer, config }, limits, device, options.onWarning);
-    return new CrossEncoder(gpu ?? wasm.CrossEncoderCore.load(model, tokenizer, config ?? null, limits));
+    const { model, tokenizer, config, external, limits, device } = await loadFiles(options);
+    const gpu = await guarded("model", () => WebGpuCore.load({ model, tokenizer, config, external }, limits, device, options.onWarning));
+    return new CrossEncoder(gpu ?? guarded("model", () => wasm.CrossEncoderCore.load(model, tokenizer, config ?? null, limits, external)));
+  }
+
+  /**
+   * Loads a Hub model by id (`"Xenova/ms-marco-MiniLM-L-6-v2"`, `"BAAI/bge-reranker-base"`…): `config.json`,
+   * `tokenizer.json` and `onnx/model{_quantized,_fp16,…}.onnx` by `dtype`, from `localModelPath`, the Hub or a
+   * mirror (pkg/hub.ts), then as {@link CrossEncoder.load}.
+   */
+  static async fromPretrained(modelId: string, options: PretrainedOptions = {}): Promise<CrossEncoder> {
+    const { load } = await pretrainedFiles(modelId, options);
+    return CrossEncoder.load(load);
   }
 
   /** Where the next batch runs: `"webgpu"`, or `"cpu"` (asked for, or after a fallback). */
@@ -161,23 +259,23 @@ export class CrossEncoder {
     pairs.forEach((p, i) => {
       if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== "string" || typeof p[1] !== "string") invalidArgument(`pairs[${i}]`, "expected [query, document] strings");
     });
-    return this.#core.score(pairs.map((p) => p[0]), pairs.map((p) => p[1]), options.batchSize ?? 16);
+    return guarded("score", () => this.#core.score(pairs.map((p) => p[0]), pairs.map((p) => p[1]), options.batchSize ?? 16));
   }
 
   /** Token ids of a pair as the model sees it (for debugging and parity tests). */
   encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] } {
-    return this.#core.encodePair(query, document);
+    return guarded("encodePair", () => this.#core.encodePair(query, document));
   }
 
   /** Releases the wasm memory held by the model. */
   free(): void {
-    this.#core.free();
+    freeQuietly(this.#core, this.#generation);
   }
 
   async #rank(queries: readonly string[], lists: readonly (readonly RerankDocument[])[], options: RerankOptions): Promise<{ index: number; score: number }[][]> {
     const { returnDocuments: _ignored, ...wasmOptions } = options ?? {};
     const texts = lists.map((docs, l) => docs.map((d, i) => textOf(d, i, lists.length === 1 ? "documents" : `documents[${l}]`)));
-    return this.#core.rerank(queries, texts, wasmOptions);
+    return guarded("rerank", () => this.#core.rerank(queries, texts, wasmOptions));
   }
 
   #attach<D>(ranked: { index: number; score: number }[], documents: readonly D[], options: RerankOptions): RerankResult<D>[] {
@@ -187,17 +285,20 @@ export class CrossEncoder {
 }
 
 export interface EmbedOptions {
-  /** L2-normalise each vector (cosine similarity = dot product). Default false. */
+  /** L2-normalise each vector (cosine similarity = dot product). Default: the model's (`normalize` at load), else false. */
   normalize?: boolean;
   batchSize?: number;
 }
 
-/** A bi-encoder: mean-pooled sentence embeddings. */
+/** A bi-encoder: pooled sentence embeddings. */
 export class Embedder {
   #core: wasm.EmbedderCore | WebGpuEmbedderCore;
+  #normalize: boolean;
+  #generation = wasmRestarts();
 
-  private constructor(core: wasm.EmbedderCore | WebGpuEmbedderCore) {
+  private constructor(core: wasm.EmbedderCore | WebGpuEmbedderCore, normalize: boolean) {
     this.#core = core;
+    this.#normalize = normalize;
   }
 
   /** @internal The wasm CPU model (other bindings embed with it: SAS), or `undefined` when WebGPU runs it. */
@@ -206,10 +307,35 @@ export class Embedder {
   }
 
   /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */
-  static async load(options: ModelLoadOptions): Promise<Embedder> {
-    const { model, tokenizer, config, limits, device } = await loadFiles(options);
-    const gpu = await WebGpuEmbedderCore.load({ model, tokenizer, config }, limits, device, options.onWarning);
-    return new Embedder(gpu ?? wasm.EmbedderCore.load(model, tokenizer, config ?? null, limits));
+  static async load(options: EmbedderLoadOptions): Promise<Embedder> {
+    const { model, tokenizer, config, external, limits, device } = await loadFiles(options);
+    const pooling = options.pooling ?? "mean";
+    if (!["mean", "cls", "lastToken"].includes(pooling)) invalidArgument("pooling", `expected "mean", "cls" or "lastToken", got ${JSON.stringify(pooling)}`);
+    if (options.normalize !== undefined && typeof options.normalize !== "boolean") invalidArgument("normalize", "expected a boolean");
+    let gpuDevice = device;
+    if (pooling !== "mean" && device !== "cpu") {
+      // the WGSL pipeline ends in mean pooling
+      if (device === "webgpu") options.onWarning?.(`WebGPU embedders pool by mean; "${pooling}" pooling runs on the CPU`);
+      gpuDevice = "cpu";
+    }
+    const gpu = await guarded("model", () => WebGpuEmbedderCore.load({ model, tokenizer, config, external }, limits, gpuDevice, options.onWarning));
+    const core = gpu ?? guarded("model", () => wasm.EmbedderCore.load(model, tokenizer, config ?? null, limits, external, pooling));
+    return new Embedder(core, options.normalize ?? false);
+  }
+
+  /**
+   * Loads a Hub embedder by id (`"Xenova/bge-small-en-v1.5"`…) as {@link CrossEncoder.fromPretrained} does, with
+   * its pooling and normalisation from sentence-transformers' `modules.json` (overridden by `pooling`/`normalize`).
+   */
+  static async fromPretrained(modelId: string, options: PretrainedOptions & { pooling?: EmbedderLoadOptions["pooling"]; normalize?: boolean } = {}): Promise<Embedder> {
+    const { repo, load } = await pretrainedFiles(modelId, options);
+    const st = await poolingOf(repo);
+    return Embedder.load({ ...load, pooling: options.pooling ?? st?.pooling, normalize: options.normalize ?? st?.normalize });
+  }
+
+  /** The default of `embed`'s `normalize`. */
+  get normalize(): boolean {
+    return this.#normalize;
   }
 
   /** Where the next batch runs: `"webgpu"`, or `"cpu"` (asked for, or after a fallback). */
@@ -229,14 +355,15 @@ export class Embedder {
   /** One vector per text (mean pooling over the attention mask, optionally L2-normalised). */
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
     if (!Array.isArray(texts)) invalidArgument("texts", "expected an array of strings");
-    const flat = await this.#core.embed(texts, options.normalize ?? false, options.batchSize ?? 32);
+    const flat = await guarded("embed", () => this.#core.embed(texts, options.normalize ?? this.#normalize, options.batchSize ?? 32));
     const h = this.dimension;
     return texts.map((_, i) => flat.slice(i * h, (i + 1) * h));
   }
 
   free(): void {
-    this.#core.free();
+    freeQuietly(this.#core, this.#generation);
   }
 }
 
+export type { Dtype, HubOptions };
 export type { LoadProgress, ModelSource, SourceCache };

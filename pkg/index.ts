@@ -4,8 +4,8 @@ export {
   Document, Label, MultiLabel,
   type Answer, type ContentType, type DocumentDict, type DocumentInit, type FieldMap, type IdHashKey, type LabelDict, type Meta, type Span,
 } from "./document.js";
-export { version, wasmMemoryBytes } from "./runtime.js";
-export { CrossEncoder, Embedder, type Device, type EmbedOptions, type LoadProgress, type ModelLoadOptions, type ModelSource, type RerankDocument, type RerankOptions, type RerankResult, type SourceCache } from "./cross_encoder.js";
+export { version, wasmMemoryBytes, wasmRestarts } from "./runtime.js";
+export { CrossEncoder, Embedder, type Device, type Dtype, type EmbedOptions, type EmbedderLoadOptions, type HubOptions, type PretrainedOptions, type LoadProgress, type ModelLoadOptions, type ModelSource, type RerankDocument, type RerankOptions, type RerankResult, type SourceCache } from "./cross_encoder.js";
 export { type DeviceOption, type ProbeReport, type WebGpuInfo } from "./webgpu_cross_encoder.js";
 export { DEFAULT_CACHE_NAME, type ModelCacheStore, type CacheApiCache } from "./model_source.js";
 export { RecentnessRanker, LostInTheMiddleRanker, DiversityRanker, Pipeline, fuse, adaptiveWeight, combineScores, adaptiveRerank, rerankPipeline, type RecentnessRankerOptions, type RankingMode, type LostInTheMiddleRankerOptions, type DiversityRankerOptions, type DiversityQuery, type TextEmbedder, type DocumentLike, type FusionRun, type FuseOptions, type AdaptiveWeightOptions, type CombineScoresOptions, type AdaptiveRerankOptions, type AdaptiveRerankResult, type PipelineStep, type NamedStep, type PipelineStage, type PipelineResult, type PairReranker, type RerankPipelineOptions, type RerankPipelineResult } from "./rankers.js";

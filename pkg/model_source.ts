@@ -75,6 +75,46 @@ function checkAborted(file: string, signal: AbortSignal | undefined): void {
 
 /** The bytes of `source`; `file` names it in errors and progress events (`model`, `tokenizer`, `config`). */
 export async function loadBytes(source: ModelSource, file: string, code: ErrorCode, options: LoadSourceOptions = {}): Promise<Uint8Array> {
+  return (await loadBytesIf(source, file, code, options, false))!;
+}
+
+/** As {@link loadBytes}, but `undefined` when the file does not exist (HTTP 404, no such file). */
+export async function loadOptionalBytes(source: ModelSource, file: string, code: ErrorCode, options: LoadSourceOptions = {}): Promise<Uint8Array | undefined> {
+  return loadBytesIf(source, file, code, options, true);
+}
+
+/** Whether `source` (a URL or, in Node/Deno, a path) exists: a HEAD request, or a stat of the file. */
+export async function sourceExists(source: string, signal?: AbortSignal): Promise<boolean> {
+  if ((isNode || isDeno) && (source.startsWith("file:") || !URL_SCHEME.test(source))) {
+    const p = source.startsWith("file:") ? new URL(source) : source;
+    try {
+      if (isDeno) await (globalThis as any).Deno.stat(p);
+      else {
+        const fsName = "node:fs/promises";
+        await (await import(/* @vite-ignore */ fsName)).stat(p);
+      }
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    const r = await fetch(source, { method: "HEAD", signal });
+    await r.body?.cancel().catch(() => {});
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** What a server said about a missing file, from the Hub's `X-Error-Code`/`X-Error-Message` headers. */
+function hubError(response: Response): string {
+  const code = response.headers.get("x-error-code");
+  const message = response.headers.get("x-error-message");
+  return code || message ? ` (${[code, message].filter(Boolean).join(": ")})` : "";
+}
+
+async function loadBytesIf(source: ModelSource, file: string, code: ErrorCode, options: LoadSourceOptions, optional: boolean): Promise<Uint8Array | undefined> {
   const { signal, onProgress } = options;
   checkAborted(file, signal);
   if (source instanceof Uint8Array) return source;
@@ -89,7 +129,10 @@ export async function loadBytes(source: ModelSource, file: string, code: ErrorCo
   else fail("INVALID_ARGUMENT", file, "expected a URL, a file path, a Uint8Array or an ArrayBuffer");
 
   const isFileUrl = url.startsWith("file:");
-  if ((isNode || isDeno) && (isFileUrl || !URL_SCHEME.test(url))) return readLocal(url, file, code, options);
+  if ((isNode || isDeno) && (isFileUrl || !URL_SCHEME.test(url))) {
+    if (optional && !(await sourceExists(url))) return undefined;
+    return readLocal(url, file, code, options);
+  }
 
   const cache = await openCache(options.cache, file);
   const cached = await cache?.get(url).catch(() => undefined);
@@ -104,7 +147,11 @@ export async function loadBytes(source: ModelSource, file: string, code: ErrorCo
     checkAborted(file, signal);
     fail(code, file, `cannot fetch ${url} (${(e as Error).message})`);
   }
-  if (!response.ok) fail(code, file, `fetching ${url} gave HTTP ${response.status} ${response.statusText}`);
+  if (optional && response.status === 404 && !/^(RepoNotFound|RevisionNotFound|GatedRepo)$/.test(response.headers.get("x-error-code") ?? "")) {
+    await response.body?.cancel().catch(() => {});
+    return undefined;
+  }
+  if (!response.ok) fail(code, file, `fetching ${url} gave HTTP ${response.status} ${response.statusText}${hubError(response)}`);
   // content-length counts encoded bytes: with gzip/br on the wire the decoded size is unknown until the end.
   const encoding = (response.headers.get("content-encoding") ?? "identity").toLowerCase();
   const length = Number(response.headers.get("content-length"));

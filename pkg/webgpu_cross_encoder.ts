@@ -150,14 +150,14 @@ export class WebGpuCore extends QueuedWebGpuCore<wasm.WebGpuCrossEncoderCore> im
    * runtime without WebGPU — with a warning when "webgpu" was asked for).
    */
   static async load(
-    files: { model: Uint8Array; tokenizer: Uint8Array; config: Uint8Array | undefined },
+    files: { model: Uint8Array; tokenizer: Uint8Array; config: Uint8Array | undefined; external?: { location: string; bytes: Uint8Array }[] },
     limits: { maxLength?: number; maxQueryTokens?: number },
     device: DeviceOption,
     onWarning: ((message: string) => void) | undefined,
   ): Promise<WebGpuCore | null> {
     if (!wantsWebGpu(device, onWarning)) return null;
     const warn = onWarning === undefined ? undefined : (m: string) => onWarning(m);
-    const core = await wasm.WebGpuCrossEncoderCore.load(files.model, files.tokenizer, files.config ?? null, limits, device, warn);
+    const core = await wasm.WebGpuCrossEncoderCore.load(files.model, files.tokenizer, files.config ?? null, limits, files.external, device, warn);
     return new WebGpuCore(core, await QueuedWebGpuCore.label(core));
   }
 

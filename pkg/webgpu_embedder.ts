@@ -8,14 +8,14 @@ import { QueuedWebGpuCore, wantsWebGpu, type DeviceOption } from "./webgpu_cross
 export class WebGpuEmbedderCore extends QueuedWebGpuCore<wasm.WebGpuEmbedderCore> {
   /** The WebGPU core for `device`, or `null` when the CPU core should be used instead (as for cross-encoders). */
   static async load(
-    files: { model: Uint8Array; tokenizer: Uint8Array; config: Uint8Array | undefined },
+    files: { model: Uint8Array; tokenizer: Uint8Array; config: Uint8Array | undefined; external?: { location: string; bytes: Uint8Array }[] },
     limits: { maxLength?: number; maxQueryTokens?: number },
     device: DeviceOption,
     onWarning: ((message: string) => void) | undefined,
   ): Promise<WebGpuEmbedderCore | null> {
     if (!wantsWebGpu(device, onWarning)) return null;
     const warn = onWarning === undefined ? undefined : (m: string) => onWarning(m);
-    const core = await wasm.WebGpuEmbedderCore.load(files.model, files.tokenizer, files.config ?? null, limits, device, warn);
+    const core = await wasm.WebGpuEmbedderCore.load(files.model, files.tokenizer, files.config ?? null, limits, files.external, device, warn);
     return new WebGpuEmbedderCore(core, await QueuedWebGpuCore.label(core));
   }
 

@@ -51,7 +51,7 @@ if (process.argv.includes("--relaxed-simd")) {
     rmSync(out, { recursive: true, force: true });
     cpSync(dist, path.join(out, "dist"), { recursive: true });
     rmSync(path.join(out, "dist", "wasm"), { recursive: true, force: true });
-    run("wasm-bindgen", ["--target", "web", "--out-dir", path.join(out, "dist", "wasm"), "--out-name", "rerankit",
+    run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", path.join(out, "dist", "wasm"), "--out-name", "rerankit",
       path.join(relaxedTarget, "wasm32-unknown-unknown", "release", "rerankit.wasm")]);
   });
   const bytes = readFileSync(path.join(out, "dist", "wasm", "rerankit_bg.wasm"));
@@ -68,7 +68,7 @@ if (tsOnly) {
 
   step("wasm-bindgen", () => {
     rmSync(wasmOut, { recursive: true, force: true });
-    run("wasm-bindgen", ["--target", "web", "--out-dir", wasmOut, "--out-name", "rerankit", rawWasm]);
+    run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", wasmOut, "--out-name", "rerankit", rawWasm]);
   });
 }
 

@@ -1,7 +1,7 @@
 // A Vite page that reranks in the browser. The model files are fetched by URL: `?model=…&tokenizer=…`
 // (default: files served next to the page under /models/).
 import * as rr from "rerankit";
-import { DOCUMENTS, MODEL, MODEL_FILE, QUERY, scenario } from "../../tests/runtimes/scenario.mjs";
+import { DOCUMENTS, MODEL, MODEL_FILE, QUERY, pretrained, scenario } from "../../tests/runtimes/scenario.mjs";
 
 const params = new URLSearchParams(location.search);
 const model = {
@@ -21,7 +21,10 @@ try {
   const progress = [];
   (await rr.CrossEncoder.load({ ...model, onProgress: (p) => progress.push(p) })).free();
   const cached = await (await caches.open(rr.DEFAULT_CACHE_NAME)).keys();
-  window.__rerankit = { runtime: navigator.userAgent, ...result, secondLoad: progress, cacheKeys: cached.map((r) => r.url) };
+  // `?hub=URL`: also load a model by Hub id from that host (tests/runtimes: a local Hub-shaped server)
+  const hub = params.get("hub");
+  window.__rerankit = { runtime: navigator.userAgent, ...result, secondLoad: progress, cacheKeys: cached.map((r) => r.url),
+    pretrained: hub ? await pretrained(rr, hub) : undefined };
 } catch (e) {
   status.textContent = `error: ${e.message}`;
   window.__rerankit = { error: String(e && e.stack || e) };

@@ -10,7 +10,8 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as rr from "rerankit";
-import { DOCUMENTS, QUERY, QRELS, RUN, MEASURES, MODEL, MODEL_FILE, scenario } from "./scenario.mjs";
+import { DOCUMENTS, QUERY, QRELS, RUN, MEASURES, MODEL, MODEL_FILE, PRETRAINED_ID, PRETRAINED_PAIRS, pretrained, scenario } from "./scenario.mjs";
+import { startHub } from "../node/hub_server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -19,6 +20,9 @@ const modelDir = path.join(models, MODEL);
 const CHROMIUM = process.env.RERANKIT_CHROMIUM ?? "/usr/bin/chromium";
 
 let expected;
+/** The Hub-shaped server (tests/node/hub_server.mjs) and Node's logits of the model loaded from it by id. */
+let hub;
+let expectedPretrained;
 /** Requests per path served, to tell downloads from Cache API hits. */
 const modelHits = new Map();
 let server;
@@ -77,6 +81,8 @@ before(async () => {
   if (!existsSync(path.join(modelDir, MODEL_FILE))) throw new Error(`no model in ${modelDir}: run \`npm run fixtures\``);
   expected = await scenario(rr, { model: path.join(modelDir, MODEL_FILE), tokenizer: path.join(modelDir, "tokenizer.json") });
   server = await startServer(() => path.join(root, "examples", "vite", "dist"));
+  hub = await startHub();
+  expectedPretrained = await pretrained(rr, hub.url);
   serverUrl = `http://127.0.0.1:${server.address().port}`;
 });
 
@@ -84,23 +90,30 @@ after(() => {
   // Process groups: wrangler's workerd is a grandchild.
   for (const c of children) if (c.exitCode === null) try { process.kill(-c.pid, "SIGKILL"); } catch {}
   server?.close();
+  hub?.close();
 });
+
+/** `fromPretrained` by id in `runtime` gave Node's logits. */
+function comparePretrained(logits, runtime) {
+  assert.equal(logits?.length, expectedPretrained.length, `${runtime}: fromPretrained logits`);
+  logits.forEach((x, i) => assert.ok(Math.abs(x - expectedPretrained[i]) < 1e-5, `${runtime}: fromPretrained logit ${i}`));
+}
 
 test("Deno runs rerank and evaluate through the package's deno entry", async () => {
   const denoDir = mkdtempSync(path.join(tmpdir(), "rerankit-deno-"));
-  const out = await run(bin("deno"), ["run", "--allow-read", "--allow-env", "--no-remote", "--no-npm",
-    "--config", "tests/runtimes/deno/deno.json", "tests/runtimes/deno/main.ts", modelDir],
+  const out = await run(bin("deno"), ["run", "--allow-read", "--allow-env", "--allow-net=127.0.0.1,localhost", "--no-remote", "--no-npm",
+    "--config", "tests/runtimes/deno/deno.json", "tests/runtimes/deno/main.ts", modelDir, hub.url],
     { env: { ...process.env, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" } });
   const result = JSON.parse(out.trim().split("\n").pop());
   compare(result, "deno");
-  console.log(`runtime passed: ${result.runtime} (model load ${result.loadMs} ms)`);
+  comparePretrained(result.pretrained, "deno");
+  console.log(`runtime passed: ${result.runtime} (model load ${result.loadMs} ms; fromPretrained by id)`);
   rmSync(denoDir, { recursive: true, force: true });
 });
 
 /** Starts examples/worker in workerd (tests/runtimes/workerd/serve.mjs); resolves to {url, stop}. */
-async function startWorker(persist) {
-  const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"),
-    `${serverUrl}/models/${MODEL}/${MODEL_FILE}`, `${serverUrl}/models/${MODEL}/tokenizer.json`],
+async function startWorker(persist, args = [`${serverUrl}/models/${MODEL}/${MODEL_FILE}`, `${serverUrl}/models/${MODEL}/tokenizer.json`]) {
+  const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"), ...args],
     { cwd: root, detached: true, stdio: ["pipe", "pipe", "pipe"],
       env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist } });
   children.push(child);
@@ -159,6 +172,23 @@ test("a Cloudflare Worker in workerd reranks (Cohere response shape) and evaluat
   }
 });
 
+test("a Cloudflare Worker loads a model by Hub id (MODEL_ID) from the Hub-shaped server", async () => {
+  const persist = mkdtempSync(path.join(tmpdir(), "rerankit-workerd-persist-"));
+  try {
+    const worker = await startWorker(persist, ["--id", PRETRAINED_ID, hub.url]);
+    const body = { query: PRETRAINED_PAIRS[0][0], documents: PRETRAINED_PAIRS.map((p) => p[1]) };
+    const r = await (await fetch(worker.url + "/", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } })).json();
+    await worker.stop();
+    assert.ok(Array.isArray(r.results), `worker answered ${JSON.stringify(r)}\n${worker.log()}`);
+    // the worker ranks by sigmoid(logit): the first pair's logit must match Node's fromPretrained
+    const first = r.results.find((x) => x.index === 0).relevance_score;
+    assert.ok(Math.abs(first - 1 / (1 + Math.exp(-expectedPretrained[0]))) < 1e-5, `workerd: ${first}`);
+    console.log("runtime passed: workerd fromPretrained by id");
+  } finally {
+    rmSync(persist, { recursive: true, force: true });
+  }
+});
+
 test("a Vite build runs rerank and evaluate in headless Chromium", async (t) => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: scripts/install-chromium.sh installs Debian's chromium`);
   const exampleDir = path.join(root, "examples", "vite");
@@ -178,11 +208,12 @@ test("a Vite build runs rerank and evaluate in headless Chromium", async (t) => 
     page.on("pageerror", (e) => logs.push(String(e)));
     const modelPath = `/models/${MODEL}/${MODEL_FILE}`;
     const hitsBefore = modelHits.get(modelPath) ?? 0;
-    await page.goto(`${serverUrl}/index.html`);
+    await page.goto(`${serverUrl}/index.html?hub=${encodeURIComponent(hub.url)}`);
     await page.waitForFunction(() => window.__rerankit, null, { timeout: 120_000 });
     const result = await page.evaluate(() => window.__rerankit);
     assert.ok(!result.error, `${result.error}\n${logs.join("\n")}`);
     compare(result, "chromium");
+    comparePretrained(result.pretrained, "chromium");
     assert.equal(modelHits.get(modelPath) - hitsBefore, 1, "one download for two loads");
     assert.deepEqual(result.secondLoad.map((p) => [p.file, p.fromCache]).sort(), [["model", true], ["tokenizer", true]], "second load from the Cache API");
     assert.deepEqual(result.cacheKeys.sort(), [`${serverUrl}${modelPath}`, `${serverUrl}/models/${MODEL}/tokenizer.json`]);

@@ -44,6 +44,18 @@ export async function scenario(rr, model) {
   };
 }
 
+/** A repo of tests/fixtures/hub, loaded by id from the local Hub-shaped server (tests/node/hub_server.mjs). */
+export const PRETRAINED_ID = "rerankit-test/tiny-bert-reranker";
+export const PRETRAINED_PAIRS = [["what is the capital of france", "Paris is the capital of France."], ["emoji 🙂", "日本語 and français"]];
+
+/** `CrossEncoder.fromPretrained` by id from the Hub at `remoteHost`: the fp32 logits of PRETRAINED_PAIRS. */
+export async function pretrained(rr, remoteHost) {
+  const ranker = await rr.CrossEncoder.fromPretrained(PRETRAINED_ID, { remoteHost, dtype: "fp32", cache: false });
+  const logits = Array.from(await ranker.score(PRETRAINED_PAIRS));
+  ranker.free();
+  return logits;
+}
+
 /**
  * Cold start in one runtime (bench/runtimes.mjs): instantiate (import the package entry: compile + instantiate the
  * wasm), model load (read/fetch + parse + optimise), then one rerank of `documents`. Times in ms.

@@ -7,3 +7,4 @@ mod common;
 mod kernels;
 mod parity;
 mod bench;
+mod hub_exports;

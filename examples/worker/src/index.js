@@ -3,7 +3,8 @@
 //   POST /          {query, documents: string[] | {text}[], top_n?}  → {results: [{index, relevance_score}]}
 //   POST /evaluate  {qrels, run, measures}                            → {aggregate, perQuery}
 //   GET  /stats     {version, wasm_memory_bytes}: the wasm linear memory (never shrinks: the isolate's peak)
-// The model is fetched once per isolate from MODEL_URL / TOKENIZER_URL. rerankit keeps the files in the Cache API
+// The model is fetched once per isolate from MODEL_URL / TOKENIZER_URL — or, with MODEL_ID set, by its Hugging Face
+// Hub id (`CrossEncoder.fromPretrained`; optional HF_HOST for a mirror, DTYPE, REVISION). rerankit keeps the files in the Cache API
 // (cache "rerankit-models", keyed by URL), so a new isolate in the same colo does not download them again.
 // The weights are never bundled into the Worker: its script stays small and the model can change without a deploy.
 import { CrossEncoder, RerankitError, evaluate, version, wasmMemoryBytes } from "rerankit";
@@ -11,7 +12,10 @@ import { CrossEncoder, RerankitError, evaluate, version, wasmMemoryBytes } from 
 let rankerPromise = null;
 
 function ranker(env) {
-  rankerPromise ??= CrossEncoder.load({ model: env.MODEL_URL, tokenizer: env.TOKENIZER_URL }).catch((e) => {
+  const loading = env.MODEL_ID
+    ? CrossEncoder.fromPretrained(env.MODEL_ID, { remoteHost: env.HF_HOST || undefined, dtype: env.DTYPE || undefined, revision: env.REVISION || undefined })
+    : CrossEncoder.load({ model: env.MODEL_URL, tokenizer: env.TOKENIZER_URL });
+  rankerPromise ??= loading.catch((e) => {
     rankerPromise = null;
     throw e;
   });

@@ -4,6 +4,7 @@
 // a Network event, which exhausts workerd's file descriptors on a 20–90 MB download.
 //
 //   node tests/runtimes/workerd/serve.mjs MODEL_URL TOKENIZER_URL      (also: bench/runtimes.mjs)
+//   node tests/runtimes/workerd/serve.mjs --id MODEL_ID HUB_URL          (fromPretrained, fp32, from that host)
 // prints one JSON line `{"url": "http://127.0.0.1:PORT/", "pid": …}` when the worker is ready, serves until
 // SIGTERM/SIGINT or stdin closes, then disposes of workerd. Only 127.0.0.1 is used: no login, no telemetry, no
 // Request.cf download (CLOUDFLARE_CF_FETCH_ENABLED=false).
@@ -16,9 +17,10 @@ process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
 const { unstable_startWorker } = await import("wrangler");
 
-const [modelUrl, tokenizerUrl] = process.argv.slice(2);
+const byId = process.argv[2] === "--id";
+const [modelUrl, tokenizerUrl] = process.argv.slice(byId ? 3 : 2);
 if (!modelUrl || !tokenizerUrl) {
-  console.error("usage: serve.mjs MODEL_URL TOKENIZER_URL");
+  console.error("usage: serve.mjs MODEL_URL TOKENIZER_URL | serve.mjs --id MODEL_ID HUB_URL");
   process.exit(2);
 }
 // A snapshot of the example and of the package as npm would install it (package.json + pkg/dist): wrangler's
@@ -39,10 +41,9 @@ const persist = keep ?? mkdtempSync(path.join(tmpdir(), "rerankit-workerd-"));
 const worker = await unstable_startWorker({
   config: path.join(exampleDir, "wrangler.toml"),
   sendMetrics: false,
-  bindings: {
-    MODEL_URL: { type: "plain_text", value: modelUrl },
-    TOKENIZER_URL: { type: "plain_text", value: tokenizerUrl },
-  },
+  bindings: byId
+    ? { MODEL_ID: { type: "plain_text", value: modelUrl }, HF_HOST: { type: "plain_text", value: tokenizerUrl }, DTYPE: { type: "plain_text", value: "fp32" } }
+    : { MODEL_URL: { type: "plain_text", value: modelUrl }, TOKENIZER_URL: { type: "plain_text", value: tokenizerUrl } },
   dev: {
     remote: false,
     inspector: false,

@@ -1,0 +1,32 @@
+// The last line of defence (pkg/runtime.ts): a Rust panic in wasm is a trap (`RuntimeError: unreachable`) that
+// leaves the instance corrupt. Every known panic path is prevented before tract runs (tests/node/hub_models.test.mjs
+// provokes them: RoBERTa past its window, onnxruntime's fused Attention); this test provokes the one deliberate
+// panic left (`__panicForTest`) and checks the guard: RerankitError INTERNAL, a fresh instance, models made before
+// released (INTERNAL when used, free() quiet), and a new model working.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { CrossEncoder, RerankitError, wasmRestarts, evaluate } from "rerankit";
+import { __panicForTest } from "../../pkg/dist/wasm/rerankit.js";
+import { guarded } from "../../pkg/dist/runtime.js";
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/hub/rerankit-test/tiny-bert-reranker");
+const files = { model: path.join(repo, "onnx/model.onnx"), tokenizer: path.join(repo, "tokenizer.json"), config: path.join(repo, "config.json") };
+
+test("a trap becomes INTERNAL, the instance restarts, old models are released and new ones work", async () => {
+  const old = await CrossEncoder.load(files);
+  const before = Array.from(await old.score([["q", "a document"]]));
+  const restarts = wasmRestarts();
+  assert.throws(() => guarded("test", () => __panicForTest()), (e) => e instanceof RerankitError && e.code === "INTERNAL" && /restarted/.test(e.message));
+  assert.equal(wasmRestarts(), restarts + 1);
+  await assert.rejects(async () => old.score([["q", "a document"]]), (e) => e instanceof RerankitError && e.code === "INTERNAL" && /released/.test(e.message));
+  old.free();
+  const fresh = await CrossEncoder.load(files);
+  assert.deepEqual(Array.from(await fresh.score([["q", "a document"]])), before);
+  fresh.free();
+  // the rest of the package works on the fresh instance (errors still RerankitError)
+  const ev = evaluate("q1 0 d1 1\n", "q1 Q0 d1 1 1.0 r\n", ["map"]);
+  assert.ok(ev);
+  assert.throws(() => evaluate("q1 0 d1 1\n", "garbage", ["map"]), (e) => e instanceof RerankitError);
+});
