@@ -13,6 +13,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import * as rr from "rerankit";
+import { startHub } from "../node/hub_server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const models = process.env.RERANKIT_MODELS ?? path.join(homedir(), ".cache", "rerankit", "models");
@@ -254,4 +255,31 @@ test("bad input and cancel: the page names the field and the error code, and say
   assert.equal((await text("device")).trim(), "none");
   assert.ok(await page.isDisabled("[data-testid=rerank]"), "no rerank without a model");
   await page.screenshot({ path: path.join(SHOTS, "bad-input.png"), fullPage: true });
+});
+
+test("a Hub preset loads by id (fromPretrained) from a Hub mirror given with ?hub=, and reranks as Node does", { timeout: LONG }, async () => {
+  const hub = await startHub();
+  try {
+    const id = "rerankit-test/tiny-bert-reranker";
+    await page.goto(`${url}?hub=${encodeURIComponent(hub.url)}&hubModel=${encodeURIComponent(id)}`);
+    await page.waitForFunction(() => document.querySelector("[data-testid=status]")?.textContent === "no model", null, { timeout: LONG });
+    const labels = await page.$$eval("[data-testid=local-model] option", (os) => os.map((o) => o.textContent));
+    assert.ok(labels.some((l) => l.startsWith("hf:Xenova/ms-marco-MiniLM-L-6-v2")) && labels.some((l) => l.startsWith("hf:Xenova/bge-reranker-base")), labels.join(" | "));
+    await page.selectOption("[data-testid=local-model]", { label: `hf:${id} — from ?hubModel` });
+    await page.selectOption("[data-testid=device-choice]", "cpu");
+    await page.click("[data-testid=load]");
+    await untilReady();
+    assert.match(await text("model-info"), /window 128 tokens/);
+    const q = SAMPLE[0];
+    await page.selectOption("[data-testid=sample]", q.qid);
+    await page.click("[data-testid=rerank]");
+    assert.equal(await untilReady(), "", "no error message after the rerank");
+    const ranker = await rr.CrossEncoder.fromPretrained(id, { remoteHost: hub.url, cache: false });
+    const expected = await ranker.rerank(q.query, q.documents.map((d) => d.text), { topK: null });
+    ranker.free();
+    assertSameRanking(await results(), expected, "hub preset");
+    assert.ok(hub.requests.some((r) => r.url.includes("onnx/model_quantized.onnx")), "the CPU default dtype (q8) was fetched");
+  } finally {
+    await hub.close();
+  }
 });

@@ -9,6 +9,14 @@ import type { DeviceChoice, EvaluateReply, GpuInfo, LoadReply, Message, RerankRe
 /** The measures of the evaluation view; the chart plots the first. */
 const MEASURES = ["ndcg_cut_10", "map", "recip_rank", "P_1", "P_5", "recall_5"];
 const DEFAULT_MODEL = "ce-probe/model.onnx";
+/** Hub presets (loaded by id with `CrossEncoder.fromPretrained`): English MiniLM, multilingual XLM-R. `?hub=URL`
+ *  points them at a mirror; `?hubModel=ID` (repeatable) adds ids. */
+const PAGE = new URLSearchParams(location.search);
+const HUB_PRESETS = [
+  ["Xenova/ms-marco-MiniLM-L-6-v2", "English MiniLM cross-encoder"],
+  ["Xenova/bge-reranker-base", "multilingual XLM-R cross-encoder"],
+  ...PAGE.getAll("hubModel").map((id) => [id, "from ?hubModel"]),
+];
 
 interface SampleQuery {
   qid: string;
@@ -117,7 +125,8 @@ const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFix
 async function loadModel() {
   const model = ui.modelUrl.value.trim();
   const tokenizer = ui.tokenizerUrl.value.trim();
-  if (!model || !tokenizer) return fail("give an ONNX URL and a tokenizer.json URL (or run `npm run fixtures` for local models)");
+  const hubId = model.startsWith("hf:");
+  if (!model || (!tokenizer && !hubId)) return fail("give an ONNX URL and a tokenizer.json URL, or hf:<Hub id> (or run `npm run fixtures` for local models)");
   const device = ui.deviceChoice.value as DeviceChoice;
   message.textContent = "";
   loaded = null;
@@ -132,7 +141,10 @@ async function loadModel() {
   ui.progress.dataset.events = "0";
   ui.progress.dataset.fromCache = "0";
   try {
-    loaded = await call<LoadReply>({ type: "load", model: new URL(model, location.href).href, tokenizer: new URL(tokenizer, location.href).href, device }, (p) => {
+    const request = hubId
+      ? { type: "load" as const, model, tokenizer: "", device, remoteHost: PAGE.get("hub") ?? undefined }
+      : { type: "load" as const, model: new URL(model, location.href).href, tokenizer: new URL(tokenizer, location.href).href, device };
+    loaded = await call<LoadReply>(request, (p) => {
       progress.set(p.file, { loaded: p.loaded, total: p.total, fromCache: p.fromCache });
       const files = [...progress.values()];
       const done = files.reduce((n, f) => n + f.loaded, 0);
@@ -174,6 +186,10 @@ async function fillModelChoices() {
       ui.localModel.append(o);
     }
   }
+  const hub = document.createElement("optgroup");
+  hub.label = "Hugging Face Hub (by id)";
+  for (const [id, what] of HUB_PRESETS) hub.append(new Option(`hf:${id} — ${what}`, JSON.stringify({ model: `hf:${id}`, tokenizer: "" })));
+  ui.localModel.append(hub);
   ui.localModel.append(new Option("— URLs below —", ""));
   const preferred = [...ui.localModel.options].find((o) => o.text === DEFAULT_MODEL) ?? ui.localModel.options[0];
   preferred.selected = true;

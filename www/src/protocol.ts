@@ -5,9 +5,12 @@ export type DeviceChoice = "auto" | "webgpu" | "cpu";
 
 export interface LoadRequest {
   type: "load";
+  /** ONNX URL, or `hf:<Hub id>` to load by id (`CrossEncoder.fromPretrained`; `tokenizer` is then unused). */
   model: string;
   tokenizer: string;
   device: DeviceChoice;
+  /** For Hub ids: the host (default the Hugging Face Hub; a mirror with the page's `?hub=`). */
+  remoteHost?: string;
 }
 
 export interface RerankRequest {

@@ -33,13 +33,18 @@ async function load(id: number, req: LoadRequest): Promise<LoadReply> {
     onWarning: (message: string) => notes.push(message),
   };
   const t0 = performance.now();
+  // `hf:<id>`: a Hub model by id (config.json, tokenizer.json, onnx/model_quantized.onnx on the CPU…)
+  const hubId = req.model.startsWith("hf:") ? req.model.slice(3) : null;
+  const open = (device: typeof req.device) => hubId
+    ? rr.CrossEncoder.fromPretrained(hubId, { ...options, device, remoteHost: req.remoteHost })
+    : rr.CrossEncoder.load({ ...options, device });
   try {
-    ranker = await rr.CrossEncoder.load({ ...options, device: req.device });
+    ranker = await open(req.device);
   } catch (e) {
     // A package build without the asked device: say so and run on the CPU rather than not at all.
     if (req.device === "cpu" || (e as RerankitError).code !== "UNSUPPORTED") throw e;
     notes.push(`${req.device} unavailable (${(e as Error).message}); running on the CPU`);
-    ranker = await rr.CrossEncoder.load({ ...options, device: "cpu" });
+    ranker = await open("cpu");
   }
   loading = null;
   const loadMs = performance.now() - t0;
