@@ -261,7 +261,7 @@ test("a Hub preset loads by id (fromPretrained) from a Hub mirror given with ?hu
   const hub = await startHub();
   try {
     const id = "rerankit-test/tiny-bert-reranker";
-    await page.goto(`${url}?hub=${encodeURIComponent(hub.url)}&hubModel=${encodeURIComponent(id)}`);
+    await page.goto(`${url}?autoload=0&hub=${encodeURIComponent(hub.url)}&hubModel=${encodeURIComponent(id)}`);
     await page.waitForFunction(() => document.querySelector("[data-testid=status]")?.textContent === "no model", null, { timeout: LONG });
     const labels = await page.$$eval("[data-testid=local-model] option", (os) => os.map((o) => o.textContent));
     assert.ok(labels.some((l) => l.startsWith("hf:Xenova/ms-marco-MiniLM-L-6-v2")) && labels.some((l) => l.startsWith("hf:Xenova/bge-reranker-base")), labels.join(" | "));

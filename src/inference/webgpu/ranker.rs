@@ -102,7 +102,11 @@ impl Backend {
 
     async fn load_gpu(files: &ModelFiles<'_>, output: &str) -> Result<GpuBert> {
         let config = files.config.map(parse_config).transpose()?;
-        let heads = config.as_ref().and_then(|c| c.get("num_attention_heads")).and_then(|v| v.as_u64()).map(|v| v as usize);
+        // BERT-style configs name it num_attention_heads, DistilBERT's n_heads
+        let heads = ["num_attention_heads", "n_heads"]
+            .iter()
+            .find_map(|k| config.as_ref().and_then(|c| c.get(*k)).and_then(|v| v.as_u64()))
+            .map(|v| v as usize);
         let (proto, _) = prepare(files.model, files.external_data)?;
         let weights = BertWeights::from_onnx(&proto, output, heads)?;
         drop(proto);

@@ -79,6 +79,13 @@ fn unsupported(msg: impl std::fmt::Display) -> Error {
     Error::unsupported(format!("webgpu: {msg}"))
 }
 
+/// A node that hands its input on unchanged: `Identity`, or a `Cast` to float32 of a float tensor — what an fp16
+/// graph's casts become once widened to fp32 (onnx_import::float16); the mapper never walks integer tensors.
+fn passes_through(n: &pb::NodeProto) -> bool {
+    n.op_type == "Identity"
+        || (n.op_type == "Cast" && n.attribute.iter().any(|a| a.name == "to" && a.i == pb::tensor_proto::DataType::Float as i64))
+}
+
 /// The graph, indexed.
 struct Graph<'a> {
     producer: HashMap<&'a str, &'a pb::NodeProto>,
@@ -113,14 +120,14 @@ impl<'a> Graph<'a> {
         self.producer.get(self.source_str(name)).copied()
     }
 
-    /// `name`, looking through `Identity` producers.
+    /// `name`, looking through `Identity` producers (and casts to float: see [`passes_through`]).
     fn source_str<'b>(&self, name: &'b str) -> &'b str
     where
         'a: 'b,
     {
         let mut name = name;
         while let Some(n) = self.producer.get(name) {
-            if n.op_type == "Identity" && !n.input.is_empty() {
+            if passes_through(n) && !n.input.is_empty() {
                 name = &n.input[0];
             } else {
                 break;
@@ -129,11 +136,16 @@ impl<'a> Graph<'a> {
         name
     }
 
-    /// Consumers of `name`, looking through `Identity` nodes.
+    /// Consumers of `name` that read its values, looking through `Identity` nodes. `Shape` reads only the
+    /// dimensions, and torch's exports ask the shape of Q, K and V (for the reshape targets and the SDPA scale)
+    /// before using them, so it is no data consumer.
     fn consumers(&self, name: &str) -> Vec<&'a pb::NodeProto> {
         let mut out = Vec::new();
         for n in self.consumers.get(name).map(|v| v.as_slice()).unwrap_or(&[]) {
-            if n.op_type == "Identity" {
+            if n.op_type == "Shape" {
+                continue;
+            }
+            if passes_through(n) {
                 out.extend(self.consumers(&n.output[0]));
             } else {
                 out.push(*n);
@@ -365,10 +377,11 @@ fn gelu_of(g: &Graph, x: &str) -> Result<String> {
         }
         return Ok(n.output[0].clone());
     }
+    // √2 to fp16 precision (2⁻¹⁰ relative): fp16 exports store it as 1.4140625
+    let near = |s: f32, want: f32| (s - want).abs() <= 2e-3 * want;
     let scaled = consumers.iter().find(|n| {
-        (n.op_type == "Div" && g.scalar(&n.input[1]).is_some_and(|s| (s - std::f32::consts::SQRT_2).abs() < 1e-4))
-            || (n.op_type == "Mul"
-                && other_input(n, x, g).and_then(|o| g.scalar(o)).is_some_and(|s| (s - std::f32::consts::FRAC_1_SQRT_2).abs() < 1e-4))
+        (n.op_type == "Div" && g.scalar(&n.input[1]).is_some_and(|s| near(s, std::f32::consts::SQRT_2)))
+            || (n.op_type == "Mul" && other_input(n, x, g).and_then(|o| g.scalar(o)).is_some_and(|s| near(s, std::f32::consts::FRAC_1_SQRT_2)))
     });
     let Some(scaled) = scaled else {
         if consumers.iter().any(|n| n.op_type == "Tanh" || n.op_type == "Pow") || g.consumers(x).iter().any(|n| n.op_type == "Mul") {
