@@ -1,15 +1,17 @@
 // Sequence-classification head on the [CLS] (first) token of each sequence, one workgroup (256) per sequence b:
 //   x = hidden[b·S]                                       ([CLS] state, H)
-//   pooled = tanh(x · Wp + bp)   when has_pooler = 1,  else pooled = x      (BERT pooler dense + tanh)
+//   pooled = act(x · Wp + bp)    when pooler ≠ 0,  else pooled = x
+//     act by `pooler`: 1 tanh (BERT's pooler), 2 ReLU (DistilBERT's pre_classifier), 3 erf GELU (ELECTRA's
+//     classification head; gelu_erf is gelu.wgsl's, prepended by kernels.rs)
 //   logits[b] = pooled · Wc + bc                          (Wc: [H, L], L = num_labels)
 // tanh is evaluated as sign(x)·(1 − e^(−2|x|)) / (1 + e^(−2|x|)), which cannot overflow. H ≤ 1024.
 //
-// Bindings: 0 params {batch, seq, hidden, labels, has_pooler}, 1 hidden [B·S, H], 2 Wp [H, H], 3 bp [H],
+// Bindings: 0 params {batch, seq, hidden, labels, pooler}, 1 hidden [B·S, H], 2 Wp [H, H], 3 bp [H],
 // 4 Wc [H, L], 5 bc [L], 6 logits [B, L] (write). Dispatch: (B, 1, 1).
 
 struct ClsParams {
     batch: u32, seq: u32, hidden: u32, labels: u32,
-    has_pooler: u32, _p5: u32, _p6: u32, _p7: u32,
+    pooler: u32, _p5: u32, _p6: u32, _p7: u32,
 }
 
 @group(0) @binding(0) var<uniform> p: ClsParams;
@@ -37,10 +39,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) 
     for (var k = lid; k < H; k = k + 256u) { cls[k] = hs[base + k]; }
     workgroupBarrier();
     for (var n = lid; n < H; n = n + 256u) {
-        if (p.has_pooler == 1u) {
+        if (p.pooler != 0u) {
             var acc = bp[n];
             for (var k = 0u; k < H; k = k + 1u) { acc = fma(cls[k], wp[k * H + n], acc); }
-            pooled[n] = tanh_safe(acc);
+            if (p.pooler == 1u) {
+                pooled[n] = tanh_safe(acc);
+            } else if (p.pooler == 2u) {
+                pooled[n] = max(acc, 0.0);
+            } else {
+                pooled[n] = gelu_erf(acc);
+            }
         } else {
             pooled[n] = cls[n];
         }

@@ -4,7 +4,7 @@
 #![cfg(all(feature = "webgpu", not(target_arch = "wasm32")))]
 
 use rerankit::inference::webgpu::kernels::{self, Attention, Classifier, Embeddings, Gelu, Matmul, MeanPool, ResidualLayerNorm};
-use rerankit::inference::webgpu::{block_on, reference, Gpu};
+use rerankit::inference::webgpu::{block_on, reference, Gpu, PoolerActivation};
 use std::sync::OnceLock;
 
 fn gpu() -> &'static Gpu {
@@ -165,7 +165,7 @@ fn attention_masks_padding_and_softmaxes_per_head() {
 }
 
 #[test]
-fn classifier_head_with_and_without_pooler() {
+fn classifier_head_with_each_pooler_activation_and_without() {
     let g = gpu();
     let mut rng = Rng(19);
     let (b, s, h) = (5usize, 9usize, 384usize);
@@ -177,12 +177,12 @@ fn classifier_head_with_and_without_pooler() {
         let bc = rng.vec(labels, 0.3);
         let bufs = [g.upload_f32("h", &hidden), g.upload_f32("wp", &wp), g.upload_f32("bp", &bp), g.upload_f32("wc", &wc), g.upload_f32("bc", &bc)];
         let out = g.storage("logits", b * labels);
-        for pooler in [true, false] {
+        for pooler in [Some(PoolerActivation::Tanh), Some(PoolerActivation::Relu), Some(PoolerActivation::Gelu), None] {
             let mut op = Classifier::new(g, &bufs[0], (&bufs[1], &bufs[2]), (&bufs[3], &bufs[4]), &out);
             op.set(g, b, s, h, labels, pooler);
             let got = run(&op.0, &out, b * labels);
-            let want = reference::classifier(&hidden, pooler.then_some((&wp[..], &bp[..])), &wc, &bc, b, s, h);
-            assert_close(&format!("classifier labels={labels} pooler={pooler}"), &got, &want, 1e-4, 1e-3);
+            let want = reference::classifier(&hidden, pooler.map(|a| (&wp[..], &bp[..], a)), &wc, &bc, b, s, h);
+            assert_close(&format!("classifier labels={labels} pooler={pooler:?}"), &got, &want, 1e-4, 1e-3);
         }
     }
 }

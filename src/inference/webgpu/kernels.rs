@@ -6,6 +6,7 @@
 //! The math of each kernel is in the doc comment of its WGSL file and mirrored by [`super::reference`].
 
 use super::context::{u32_bytes, Gpu};
+use super::weights::PoolerActivation;
 use std::sync::Arc;
 
 /// WGSL sources.
@@ -216,7 +217,7 @@ impl ResidualLayerNorm {
     }
 }
 
-/// classifier.wgsl: pooler (dense + tanh on [CLS]) then the linear classifier.
+/// classifier.wgsl: pooler (dense + activation on [CLS]) then the linear classifier.
 pub struct Classifier(pub Dispatch);
 
 impl Classifier {
@@ -228,12 +229,19 @@ impl Classifier {
         classifier: (&wgpu::Buffer, &wgpu::Buffer),
         logits: &wgpu::Buffer,
     ) -> Self {
-        let p = gpu.pipeline("classifier", || source::CLASSIFIER.to_string());
+        let p = gpu.pipeline("classifier", || format!("{}\n{}", source::gelu_fn(), source::CLASSIFIER));
         Classifier(Dispatch::new(gpu, "classifier", p, &[hidden, pooler.0, pooler.1, classifier.0, classifier.1, logits]))
     }
 
-    pub fn set(&mut self, gpu: &Gpu, batch: usize, seq: usize, hidden: usize, labels: usize, has_pooler: bool) {
-        let params = [batch as u32, seq as u32, hidden as u32, labels as u32, has_pooler as u32, 0, 0, 0];
+    /// `pooler`: the pooler's activation, `None` without a pooler.
+    pub fn set(&mut self, gpu: &Gpu, batch: usize, seq: usize, hidden: usize, labels: usize, pooler: Option<PoolerActivation>) {
+        let code = match pooler {
+            None => 0,
+            Some(PoolerActivation::Tanh) => 1,
+            Some(PoolerActivation::Relu) => 2,
+            Some(PoolerActivation::Gelu) => 3,
+        };
+        let params = [batch as u32, seq as u32, hidden as u32, labels as u32, code, 0, 0, 0];
         self.0.set(gpu, params, [batch as u32, 1, 1]);
     }
 }

@@ -22,7 +22,7 @@ pub mod weights;
 pub use context::Gpu;
 pub use model::{GpuBert, Output};
 pub use ranker::{Device, GpuCrossEncoder, GpuEmbedder, ProbeReport, WarningFn, PROBE_PAIRS, PROBE_TOLERANCE};
-pub use weights::BertWeights;
+pub use weights::{BertWeights, PoolerActivation};
 /// The wgpu the kernels run on (for tests and benches that make their own buffers).
 pub use wgpu;
 #[cfg(not(target_arch = "wasm32"))]

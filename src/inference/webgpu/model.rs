@@ -8,7 +8,7 @@
 
 use super::context::Gpu;
 use super::kernels::{self, Attention, Classifier, Dispatch, Embeddings, Matmul, MeanPool, ResidualLayerNorm, MAX_SEQUENCE};
-use super::weights::{BertWeights, Head, Linear};
+use super::weights::{BertWeights, Head, Linear, PoolerActivation};
 use crate::inference::batching::Batch;
 use crate::{Error, Result};
 use std::sync::Arc;
@@ -82,7 +82,7 @@ pub struct GpuBert {
     emb: [wgpu::Buffer; 4],
     emb_eps: f32,
     layers: Vec<GpuLayer>,
-    pooler: Option<GpuLinear>,
+    pooler: Option<(GpuLinear, PoolerActivation)>,
     classifier: Option<GpuLinear>,
     dummy: wgpu::Buffer,
     acts: Option<Activations>,
@@ -124,9 +124,10 @@ impl GpuBert {
             })
             .collect();
         let (pooler, classifier) = match &weights.head {
-            Head::Classifier { pooler, classifier } => {
-                (pooler.as_ref().map(|p| GpuLinear::new(g, "pooler", p)), Some(GpuLinear::new(g, "classifier", classifier)))
-            }
+            Head::Classifier { pooler, classifier } => (
+                pooler.as_ref().map(|p| (GpuLinear::new(g, "pooler", &p.linear), p.activation)),
+                Some(GpuLinear::new(g, "classifier", classifier)),
+            ),
             Head::States => (None, None),
         };
         let dummy = g.storage("dummy", 4);
@@ -202,7 +203,7 @@ impl GpuBert {
             })
             .collect();
         let classifier = self.classifier.as_ref().map(|c| {
-            let (pw, pb) = self.pooler.as_ref().map(|p| (&p.w, &p.b)).unwrap_or((&self.dummy, &self.dummy));
+            let (pw, pb) = self.pooler.as_ref().map(|(p, _)| (&p.w, &p.b)).unwrap_or((&self.dummy, &self.dummy));
             Classifier::new(g, &hs, (pw, pb), (&c.w, &c.b), &out)
         });
         let pool = self.classifier.is_none().then(|| MeanPool::new(g, &hs, &mask, &out));
@@ -243,7 +244,7 @@ impl GpuBert {
         };
         let rows = b * s;
         self.ensure(rows, b);
-        let (h, heads, has_pooler) = (self.hidden, self.heads, self.pooler.is_some());
+        let (h, heads, pooler) = (self.hidden, self.heads, self.pooler.as_ref().map(|(_, a)| *a));
         let tables = (self.vocab, self.positions, self.types);
         let emb_eps = self.emb_eps;
         let dims: Vec<_> = self
@@ -272,7 +273,7 @@ impl GpuBert {
         }
         self.last_matmul_flops = flops;
         if let Some(c) = acts.classifier.as_mut() {
-            c.set(g, b, s, h, width, has_pooler);
+            c.set(g, b, s, h, width, pooler);
         }
         if let (Some(p), Output::MeanPooled { normalize }) = (acts.pool.as_mut(), output) {
             p.set(g, b, s, h, normalize);

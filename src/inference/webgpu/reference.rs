@@ -1,6 +1,8 @@
 //! Plain-Rust references of the WGSL kernels (f64 accumulation), one function per kernel, same layouts.
 //! The kernel tests (`tests/webgpu/kernels.rs`) compare the GPU against these.
 
+use super::weights::PoolerActivation;
+
 /// matmul.wgsl: `C = act(A·W + bias)`, A `[m, k]`, W `[k, n]`.
 pub fn matmul(a: &[f32], w: &[f32], bias: &[f32], m: usize, n: usize, k: usize, gelu_act: bool) -> Vec<f32> {
     let mut c = vec![0f32; m * n];
@@ -138,10 +140,10 @@ pub fn attention(qkv: &[f32], mask: &[u32], batch: usize, seq: usize, heads: usi
     out
 }
 
-/// classifier.wgsl: `tanh([CLS]·Wp + bp)·Wc + bc` (pooler optional).
+/// classifier.wgsl: `act([CLS]·Wp + bp)·Wc + bc` (pooler optional; act tanh, ReLU or erf GELU).
 pub fn classifier(
     hidden: &[f32],
-    pooler: Option<(&[f32], &[f32])>,
+    pooler: Option<(&[f32], &[f32], PoolerActivation)>,
     wc: &[f32],
     bc: &[f32],
     batch: usize,
@@ -153,8 +155,15 @@ pub fn classifier(
     for b in 0..batch {
         let cls = &hidden[b * seq * h..][..h];
         let pooled: Vec<f64> = match pooler {
-            Some((wp, bp)) => (0..h)
-                .map(|n| (bp[n] as f64 + (0..h).map(|k| cls[k] as f64 * wp[k * h + n] as f64).sum::<f64>()).tanh())
+            Some((wp, bp, activation)) => (0..h)
+                .map(|n| {
+                    let z = bp[n] as f64 + (0..h).map(|k| cls[k] as f64 * wp[k * h + n] as f64).sum::<f64>();
+                    match activation {
+                        PoolerActivation::Tanh => z.tanh(),
+                        PoolerActivation::Relu => z.max(0.0),
+                        PoolerActivation::Gelu => gelu(z as f32) as f64,
+                    }
+                })
                 .collect(),
             None => cls.iter().map(|&x| x as f64).collect(),
         };

@@ -47,11 +47,29 @@ pub struct Layer {
     pub ln2: Norm,
 }
 
+/// The activation after a classification head's first dense layer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PoolerActivation {
+    /// BERT's pooler.
+    Tanh,
+    /// DistilBERT's `pre_classifier`.
+    Relu,
+    /// ELECTRA's classification head (exact erf GELU).
+    Gelu,
+}
+
+/// A classification head's first dense layer and its activation.
+#[derive(Debug, Clone)]
+pub struct Pooler {
+    pub linear: Linear,
+    pub activation: PoolerActivation,
+}
+
 /// What the graph outputs.
 #[derive(Debug, Clone)]
 pub enum Head {
-    /// `logits [B, L]` from [CLS]: optional pooler (dense + tanh), then the classifier.
-    Classifier { pooler: Option<Linear>, classifier: Linear },
+    /// `logits [B, L]` from [CLS]: optional pooler (dense + activation), then the classifier.
+    Classifier { pooler: Option<Pooler>, classifier: Linear },
     /// `last_hidden_state [B, S, H]` (bi-encoders; rerankit mean-pools it).
     States,
 }
@@ -450,6 +468,58 @@ fn attention_role(g: &Graph, y: &str) -> Option<(char, String)> {
     None
 }
 
+/// `padding_idx` of RoBERTa's position ids `cumsum(mask)·mask + padding_idx`: the integer constant added last
+/// (looking through casts).
+fn roberta_padding_idx(g: &Graph, ids: &str) -> Option<usize> {
+    let mut name = ids.to_string();
+    for _ in 0..4 {
+        let n = g.producer(&name)?;
+        match n.op_type.as_str() {
+            "Cast" => name = n.input[0].clone(),
+            "Add" => {
+                return n.input.iter().find_map(|i| {
+                    let t = g.initializer(i)?;
+                    let v = if !t.int64_data.is_empty() {
+                        *t.int64_data.first()?
+                    } else if t.data_type == pb::tensor_proto::DataType::Int64 as i32 && t.raw_data.len() == 8 {
+                        i64::from_le_bytes(t.raw_data[..8].try_into().ok()?)
+                    } else if t.data_type == pb::tensor_proto::DataType::Int32 as i32 && t.raw_data.len() == 4 {
+                        i32::from_le_bytes(t.raw_data[..4].try_into().ok()?) as i64
+                    } else {
+                        return None;
+                    };
+                    usize::try_from(v).ok()
+                });
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The input `d` of an erf GELU whose output is `y` (found through the `Erf` upstream of `y`, then checked by
+/// [`gelu_of`] reading forward from `d`).
+fn gelu_input(g: &Graph, y: &str) -> Option<String> {
+    let mut frontier = vec![g.source_str(y).to_string()];
+    for _ in 0..4 {
+        let mut next = Vec::new();
+        for name in &frontier {
+            let n = g.producer(name)?;
+            if n.op_type == "Erf" {
+                let scale = g.producer(&n.input[0])?;
+                let d = scale.input.iter().find(|i| g.scalar(i).is_none())?;
+                let d = g.source_str(d).to_string();
+                return (gelu_of(g, &d).ok().as_deref() == Some(g.source_str(y))).then_some(d);
+            }
+            if matches!(n.op_type.as_str(), "Mul" | "Add") {
+                next.extend(n.input.iter().filter(|i| g.scalar(i).is_none()).cloned());
+            }
+        }
+        frontier = next;
+    }
+    None
+}
+
 /// Follows the context tensor through Transpose/Reshape to the output projection.
 fn merged_heads(g: &Graph, ctx: &str) -> Option<String> {
     let mut cur = ctx.to_string();
@@ -516,7 +586,19 @@ impl BertWeights {
             if type_input.is_some_and(|t| g.derives_from_input(&gather.input[1], t, 4)) {
                 token_type = Some((table, d[0]));
             } else if g.upstream_has(&gather.input[1], "CumSum", 8) {
-                return Err(unsupported("position ids computed from the mask (RoBERTa-style CumSum) are not supported"));
+                // RoBERTa: position = cumsum(ids ≠ pad)·(ids ≠ pad) + padding_idx, so token t of a right-padded
+                // row sits at padding_idx + 1 + t: the table from that row on is indexed by t like BERT's (padding
+                // tokens land elsewhere, but they are masked out of every real token's attention)
+                let offset = roberta_padding_idx(&g, &gather.input[1])
+                    .ok_or_else(|| unsupported("position ids computed from the mask (RoBERTa-style CumSum) without a constant padding_idx"))?
+                    + 1;
+                if offset >= d[0] {
+                    return Err(unsupported("embeddings: the position table is shorter than its padding offset"));
+                }
+                // a constant-index gather met before this one (RoBERTa adds token types first) was the type table
+                if let Some(earlier) = position.replace((table[offset * hidden..].to_vec(), d[0] - offset)) {
+                    token_type = Some(earlier);
+                }
             } else if position.is_none() {
                 position = Some((table, d[0]));
             } else {
@@ -667,7 +749,7 @@ fn heads_from_reshape(g: &Graph, y: &str, hidden: usize) -> Option<usize> {
 
 /// The classifier head, read backwards from `output`.
 fn head_of(g: &Graph, output: &str, last: &str, hidden: usize) -> Result<Head> {
-    let err = || unsupported("the logits head is not [CLS] → (pooler dense + tanh →) linear");
+    let err = || unsupported("the logits head is not [CLS] → (dense + tanh/ReLU/GELU →) linear");
     // walk back from logits to the classifier's linear
     let y = g.source_str(output).to_string();
     let add_or_gemm = g.producer(&y).ok_or_else(err)?;
@@ -684,9 +766,13 @@ fn head_of(g: &Graph, output: &str, last: &str, hidden: usize) -> Result<Head> {
     let producer = g.producer(&x).ok_or_else(err)?;
     let mm_node = g.consumers(&x).into_iter().find(|n| matches!(n.op_type.as_str(), "MatMul" | "Gemm")).ok_or_else(err)?;
     let (classifier, _) = linear_from(g, mm_node, &x).ok_or_else(err)?;
-    let (pooler, cls) = if producer.op_type == "Tanh" {
-        let t_in = g.source_str(&producer.input[0]);
-        let p = g.producer(t_in).ok_or_else(err)?;
+    let activation = match producer.op_type.as_str() {
+        "Tanh" => Some((PoolerActivation::Tanh, g.source_str(&producer.input[0]).to_string())),
+        "Relu" => Some((PoolerActivation::Relu, g.source_str(&producer.input[0]).to_string())),
+        _ => gelu_input(g, &x).map(|d| (PoolerActivation::Gelu, d)),
+    };
+    let (pooler, cls) = if let Some((activation, t_in)) = activation {
+        let p = g.producer(&t_in).ok_or_else(err)?;
         let px = match p.op_type.as_str() {
             "Gemm" | "MatMul" => p.input[0].clone(),
             "Add" => p.input.iter().find_map(|i| g.producer(i).filter(|n| n.op_type == "MatMul")).ok_or_else(err)?.input[0].clone(),
@@ -694,8 +780,8 @@ fn head_of(g: &Graph, output: &str, last: &str, hidden: usize) -> Result<Head> {
         };
         let px = g.source_str(&px).to_string();
         let pm = g.consumers(&px).into_iter().find(|n| matches!(n.op_type.as_str(), "MatMul" | "Gemm")).ok_or_else(err)?;
-        let (pool, _) = linear_from(g, pm, &px).ok_or_else(err)?;
-        (Some(pool), px)
+        let (linear, _) = linear_from(g, pm, &px).ok_or_else(err)?;
+        (Some(Pooler { linear, activation }), px)
     } else {
         (None, x)
     };
@@ -716,7 +802,7 @@ fn head_of(g: &Graph, output: &str, last: &str, hidden: usize) -> Result<Head> {
     if !is_first_token {
         return Err(err());
     }
-    if classifier.inputs != hidden || pooler.as_ref().is_some_and(|p| p.inputs != hidden || p.outputs != hidden) {
+    if classifier.inputs != hidden || pooler.as_ref().is_some_and(|p| p.linear.inputs != hidden || p.linear.outputs != hidden) {
         return Err(err());
     }
     Ok(Head::Classifier { pooler, classifier })
