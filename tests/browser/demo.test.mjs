@@ -269,7 +269,7 @@ test("a Hub preset loads by id (fromPretrained) from a Hub mirror given with ?hu
     await page.selectOption("[data-testid=device-choice]", "cpu");
     await page.click("[data-testid=load]");
     await untilReady();
-    assert.match(await text("model-info"), /window 128 tokens/);
+    assert.match(await page.textContent("#model-info"), /window 128 tokens/);
     const q = SAMPLE[0];
     await page.selectOption("[data-testid=sample]", q.qid);
     await page.click("[data-testid=rerank]");

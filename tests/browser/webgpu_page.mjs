@@ -1,6 +1,7 @@
 // The page both tests/browser/webgpu.test.mjs and bench/webgpu.mjs drive: headless Chromium on a page served from
 // 127.0.0.1 (a secure context, as WebGPU requires) that imports the built package (pkg/dist/browser.js) as
-// `window.rerankit`; model files are served from $RERANKIT_MODELS under /models/.
+// `window.rerankit`; model files are served from $RERANKIT_MODELS under /models/, the Hub exports of
+// tests/fixtures/hub under /hub/.
 //
 // Chromium offers WebGPU without a GPU through SwiftShader (its software Vulkan, a "fallback adapter") once
 // `--enable-unsafe-webgpu` is given on Linux; `--disable-gpu-sandbox` lets its GPU process start in containers.
@@ -44,7 +45,9 @@ function serve() {
     }
     if (url.pathname.startsWith("/pkg/dist/")) file = path.join(root, url.pathname);
     if (url.pathname.startsWith("/models/")) file = path.join(models, url.pathname.slice("/models/".length));
-    const base = file && (file.startsWith(path.join(root, "pkg", "dist")) || file.startsWith(models)) ? file : null;
+    const hub = path.join(root, "tests", "fixtures", "hub");
+    if (url.pathname.startsWith("/hub/")) file = path.join(hub, decodeURIComponent(url.pathname.slice("/hub/".length)));
+    const base = file && (file.startsWith(path.join(root, "pkg", "dist")) || file.startsWith(models) || file.startsWith(hub + path.sep)) ? file : null;
     if (!base || !existsSync(base) || !statSync(base).isFile()) {
       res.statusCode = 404;
       return res.end("not found");
