@@ -21,10 +21,10 @@ export interface ModelLoadOptions {
   config?: ModelSource;
   /**
    * The external-data files of a graph that keeps its weights outside the `.onnx` file (`model.onnx_data`…):
-   * one source (for a single file), or `{location: source}`. Default: found beside `model` when that is a path
-   * or URL; a model given as bytes needs them given.
+   * one source (for a single file), `{location: source}`, or a resolver `(location) => source`. Default: found
+   * beside `model` when that is a path or URL; a model given as bytes needs them given.
    */
-  externalData?: ModelSource | Record<string, ModelSource>;
+  externalData?: ModelSource | Record<string, ModelSource> | ((location: string) => ModelSource | Promise<ModelSource>);
   /**
    * `"cpu"` (default), `"webgpu"` or `"auto"` (WebGPU when the runtime has it, else the CPU silently); see
    * pkg/webgpu_cross_encoder.ts. Cross-encoders only: an `Embedder` runs on the CPU ("auto" → CPU).
@@ -110,11 +110,12 @@ function beside(model: ModelSource, location: string): ModelSource | undefined {
 }
 
 async function externalFiles(model: ModelSource, bytes: Uint8Array, given: ModelLoadOptions["externalData"], io: object): Promise<{ location: string; bytes: Uint8Array }[] | undefined> {
-  if (given === undefined && !mayNameExternalData(bytes)) return undefined;
+  if ((given === undefined || typeof given === "function") && !mayNameExternalData(bytes)) return undefined;
   const locations = guarded("model", () => wasm.externalDataLocations(bytes));
   if (locations.length === 0) return undefined;
-  const sourceOf = (location: string): ModelSource | undefined => {
+  const sourceOf = (location: string): ModelSource | Promise<ModelSource> | undefined => {
     if (given === undefined) return beside(model, location);
+    if (typeof given === "function") return given(location);
     if (typeof given === "string" || given instanceof URL || given instanceof Uint8Array || given instanceof ArrayBuffer) {
       if (locations.length > 1) invalidArgument("externalData", `the model names ${locations.length} external files (${locations.join(", ")}): give {location: source}`);
       return given;
@@ -124,7 +125,7 @@ async function externalFiles(model: ModelSource, bytes: Uint8Array, given: Model
     return (given as Record<string, ModelSource>)[location] ?? (given as Record<string, ModelSource>)[base];
   };
   return Promise.all(locations.map(async (location) => {
-    const source = sourceOf(location);
+    const source = await sourceOf(location);
     if (source === undefined) invalidArgument("externalData", `the model keeps weights in ${JSON.stringify(location)}: give it (a path, URL or bytes)`);
     return { location, bytes: await loadBytes(source, location, "MODEL_LOAD", io) };
   }));
@@ -159,12 +160,10 @@ async function pretrainedFiles(modelId: string, options: PretrainedOptions): Pro
     repo.fetch("tokenizer.json"),
     repo.fetchOptional("config.json"),
   ]);
+  // external-data files lie beside the graph in the repo; `load` asks for the ones the graph names
   const folder = graph.path.slice(0, graph.path.lastIndexOf("/") + 1);
-  const external: Record<string, ModelSource> = {};
-  if (mayNameExternalData(graph.bytes)) {
-    for (const location of guarded("model", () => wasm.externalDataLocations(graph.bytes))) external[location] = await repo.fetch(folder + location);
-  }
-  return { repo, load: { ...options, model: graph.bytes, tokenizer, config, externalData: external } };
+  const externalData = (location: string) => repo.fetch(folder + location);
+  return { repo, load: { ...options, model: graph.bytes, tokenizer, config, externalData } };
 }
 
 function textOf(doc: RerankDocument, i: number, field = "documents"): string | { content: string; meta?: unknown } {
