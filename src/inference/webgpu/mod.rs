@@ -10,7 +10,7 @@
 //! - [`ranker`]: `device: "webgpu" | "cpu" | "auto"`, the parity probe against tract, the CPU fallback.
 //!
 //! wgpu runs on Vulkan natively (Mesa lavapipe on machines without a GPU: `scripts/install-vulkan.sh`) and on
-//! the browser's WebGPU in wasm. See `src/inference/webgpu/STATUS.md`.
+//! the browser's WebGPU in wasm. See docs/webgpu.md.
 
 pub mod context;
 pub mod kernels;
