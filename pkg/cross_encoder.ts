@@ -1,5 +1,5 @@
 // Cross-encoder reranking and bi-encoder embeddings on the CPU (tract compiled to wasm, one thread).
-// Semantics: PARITY.md §2 (Haystack's SentenceTransformersRanker) plus Cohere-style chunking of long documents.
+// Semantics: docs/parity.md §2 (Haystack's SentenceTransformersRanker) plus Cohere-style chunking of long documents.
 import * as wasm from "./wasm/rerankit.js";
 import { invalidArgument } from "./errors.js";
 import { loadBytes, type LoadProgress, type ModelSource, type SourceCache } from "./model_source.js";
@@ -133,6 +133,8 @@ async function externalFiles(model: ModelSource, bytes: Uint8Array, given: Model
 
 async function loadFiles(options: ModelLoadOptions) {
   if (options === null || typeof options !== "object") invalidArgument("options", "expected {model, tokenizer, …}");
+  // the keys this wrapper consumes (files, I/O, device); the rest are the model's options, read by Rust
+  const { model: _m, tokenizer: _t, config: _c, externalData: _e, device: _d, onWarning: _w, onProgress: _p, signal: _s, cache: _k, ...limits } = options;
   const device = deviceOption(options.device);
   if (options.model === undefined) invalidArgument("model", "required (URL, bytes or file path)");
   if (options.tokenizer === undefined) invalidArgument("tokenizer", "required (URL, bytes or file path)");
@@ -144,7 +146,6 @@ async function loadFiles(options: ModelLoadOptions) {
   ]);
   const external = await externalFiles(options.model, model, options.externalData, io);
   options.signal?.throwIfAborted();
-  const limits = { maxLength: options.maxLength, maxQueryTokens: options.maxQueryTokens };
   return { model, tokenizer, config, external, limits, device };
 }
 
@@ -163,14 +164,9 @@ async function pretrainedFiles(modelId: string, options: PretrainedOptions): Pro
   // external-data files lie beside the graph in the repo; `load` asks for the ones the graph names
   const folder = graph.path.slice(0, graph.path.lastIndexOf("/") + 1);
   const externalData = (location: string) => repo.fetch(folder + location);
-  return { repo, load: { ...options, model: graph.bytes, tokenizer, config, externalData } };
-}
-
-function textOf(doc: RerankDocument, i: number, field = "documents"): string | { content: string; meta?: unknown } {
-  if (typeof doc === "string") return doc;
-  if (doc === null || typeof doc !== "object") invalidArgument(`${field}[${i}]`, "expected a string or a document");
-  if (typeof (doc as any).content !== "string") invalidArgument(`${field}[${i}].content`, "a cross-encoder needs text content (a string)");
-  return { content: (doc as any).content, meta: (doc as any).meta };
+  // the Hub's keys are spent here; the rest go to `load`
+  const { dtype: _dt, revision: _r, remoteHost: _h, remotePathTemplate: _pt, localModelPath: _l, allowRemoteModels: _a, subfolder: _s, modelFileName: _f, ...rest } = options;
+  return { repo, load: { ...rest, model: graph.bytes, tokenizer, config, externalData } };
 }
 
 /** A cross-encoder reranker: load once, rerank many times. */
@@ -227,9 +223,7 @@ export class CrossEncoder {
 
   /** Documents ranked for `query`: `[{index, score, document?}]`, best first. */
   async rerank<D extends RerankDocument>(query: string, documents: readonly D[], options: RerankOptions = {}): Promise<RerankResult<D>[]> {
-    if (typeof query !== "string") invalidArgument("query", "expected a string");
-    if (!Array.isArray(documents)) invalidArgument("documents", "expected an array of strings or documents");
-    const [ranked] = await this.#rank([query], [documents], options);
+    const [ranked] = await this.#rank(query, [documents], false, options);
     return this.#attach(ranked, documents, options);
   }
 
@@ -238,18 +232,12 @@ export class CrossEncoder {
    * its own; (c) n queries + n lists → list i ranked for query i. All pairs share batches.
    */
   async rerankBatch<D extends RerankDocument>(queries: string | readonly string[], documents: readonly D[] | readonly (readonly D[])[], options: RerankOptions = {}): Promise<RerankResult<D>[] | RerankResult<D>[][]> {
-    const qs = typeof queries === "string" ? [queries] : queries;
-    if (!Array.isArray(qs) || qs.some((q) => typeof q !== "string")) invalidArgument("queries", "expected a string or an array of strings");
-    if (!Array.isArray(documents)) invalidArgument("documents", "expected an array");
-    const nested = documents.length > 0 && documents.every((d) => Array.isArray(d));
-    if (!nested) {
-      if (qs.length !== 1) invalidArgument("queries", `${qs.length} queries need one document list per query`);
-      return this.rerank(qs[0], documents as readonly D[], options);
-    }
-    const lists = documents as readonly (readonly D[])[];
-    if (qs.length !== 1 && qs.length !== lists.length) invalidArgument("queries", `${qs.length} queries for ${lists.length} document lists: give one query, or one per list`);
-    const ranked = await this.#rank(qs, lists, options);
-    return ranked.map((r, i) => this.#attach(r, lists[i], options));
+    // a list of lists answers with a list per list (the shape is all TypeScript decides; the rules are in Rust)
+    const nested = Array.isArray(documents) && documents.length > 0 && documents.every((d) => Array.isArray(d));
+    const lists = (nested ? documents : [documents]) as readonly (readonly D[])[];
+    const ranked = await this.#rank(queries, lists, nested, options);
+    const out = ranked.map((r, i) => this.#attach(r, lists[i], options));
+    return nested ? out : out[0];
   }
 
   /** Raw logits of each `[query, document]` pair (only_second truncation): `pairs.length × numLabels` values. */
@@ -271,10 +259,10 @@ export class CrossEncoder {
     freeQuietly(this.#core, this.#generation);
   }
 
-  async #rank(queries: readonly string[], lists: readonly (readonly RerankDocument[])[], options: RerankOptions): Promise<{ index: number; score: number }[][]> {
-    const { returnDocuments: _ignored, ...wasmOptions } = options ?? {};
-    const texts = lists.map((docs, l) => docs.map((d, i) => textOf(d, i, lists.length === 1 ? "documents" : `documents[${l}]`)));
-    return guarded("rerank", () => this.#core.rerank(queries, texts, wasmOptions));
+  async #rank(queries: unknown, lists: readonly unknown[], nested: boolean, options: RerankOptions): Promise<{ index: number; score: number }[][]> {
+    // returnDocuments is the wrapper's: it attaches the caller's own objects to the results
+    const { returnDocuments: _attached, ...wasmOptions } = options ?? {};
+    return guarded("rerank", () => this.#core.rerank(queries, lists, nested, wasmOptions));
   }
 
   #attach<D>(ranked: { index: number; score: number }[], documents: readonly D[], options: RerankOptions): RerankResult<D>[] {
@@ -307,7 +295,8 @@ export class Embedder {
 
   /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */
   static async load(options: EmbedderLoadOptions): Promise<Embedder> {
-    const { model, tokenizer, config, external, limits, device } = await loadFiles(options);
+    const { pooling: _pooling, normalize: _normalize, ...modelOptions } = options ?? ({} as EmbedderLoadOptions);
+    const { model, tokenizer, config, external, limits, device } = await loadFiles(modelOptions);
     const pooling = options.pooling ?? "mean";
     if (!["mean", "cls", "lastToken"].includes(pooling)) invalidArgument("pooling", `expected "mean", "cls" or "lastToken", got ${JSON.stringify(pooling)}`);
     if (options.normalize !== undefined && typeof options.normalize !== "boolean") invalidArgument("normalize", "expected a boolean");

@@ -1,4 +1,4 @@
-// Retrieval metrics with trec_eval 10.0 semantics (PARITY.md §7), the Haystack 1.x and graphrag-eval profiles
+// Retrieval metrics with trec_eval 10.0 semantics (docs/parity.md §7), the Haystack 1.x and graphrag-eval profiles
 // (§8, seed 004), and run comparison with significance tests. The formulas live in src/metrics/ (one Rust
 // function per measure, the formula in its doc comment).
 //

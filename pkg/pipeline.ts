@@ -165,7 +165,8 @@ export async function rerankPipeline(query: string, documents: DocumentLike[], o
     t = performance.now();
     let fused: number[];
     if (fusion === "adaptive") {
-      weightInfo = adaptiveWeight(retrieverScores, rerankerScores, options.adaptive ?? {});
+      const { error, minWeight } = options.adaptive ?? {};
+      weightInfo = adaptiveWeight(retrieverScores, rerankerScores, { error, minWeight });
       fused = combineScores(retrieverScores, rerankerScores, { retrieverWeight: options.adaptive?.retrieverWeight ?? 1, rerankerWeight: weightInfo.weight });
     } else {
       // Keys sort like the input order, so fuse's tie rule (doc id ascending) keeps ties in input order.
@@ -219,7 +220,7 @@ export function adaptiveRerank(documents: DocumentLike[], rerankerScores: ArrayL
     return d.score;
   });
   const reranker = scores("rerankerScores", rerankerScores);
-  const { weight, error } = adaptiveWeight(retriever, reranker, options);
+  const { weight, error } = adaptiveWeight(retriever, reranker, { error: options.error, minWeight: options.minWeight });
   const combined = combineScores(retriever, reranker, { retrieverWeight: options.retrieverWeight ?? 1, rerankerWeight: weight });
   const topK = options.topK ?? null;
   if (topK !== null && (!Number.isInteger(topK) || topK < 1)) invalidArgument("topK", "expected an integer ≥ 1 (or null)");

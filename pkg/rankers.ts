@@ -1,5 +1,5 @@
 // Rankers that need no model: RecentnessRanker, LostInTheMiddleRanker, DiversityRanker (on embeddings), rank
-// fusion over ranx-shaped runs, and the adaptive reranker weight. Semantics: PARITY.md §3–§6 (Haystack 1.x/2.x,
+// fusion over ranx-shaped runs, and the adaptive reranker weight. Semantics: docs/parity.md §3–§6 (Haystack 1.x/2.x,
 // ranx, the adaptive-weight blog); the Rust docs in src/rankers/ carry the formulas.
 //
 // Every `run` takes a list of documents or a list of lists (each list ranked on its own) and answers in the same
@@ -337,9 +337,7 @@ export interface AdaptiveWeightOptions {
 export function adaptiveWeight(beforeScores: ArrayLike<number>, afterScores: ArrayLike<number>, options: AdaptiveWeightOptions = {}): { weight: number; error: number } {
   const before = scores("beforeScores", beforeScores);
   const after = scores("afterScores", afterScores);
-  const minWeight = options.minWeight ?? 0;
-  if (typeof minWeight !== "number") invalidArgument("minWeight", "expected a number");
-  return wasm.adaptiveWeight(before, after, options.error ?? "rmse", minWeight) as { weight: number; error: number };
+  return wasm.adaptiveWeight(before, after, options) as { weight: number; error: number };
 }
 
 export interface CombineScoresOptions {
@@ -353,11 +351,7 @@ export interface CombineScoresOptions {
 export function combineScores(retrieverScores: ArrayLike<number>, rerankerScores: ArrayLike<number>, options: CombineScoresOptions = {}): number[] {
   const s = scores("retrieverScores", retrieverScores);
   const r = scores("rerankerScores", rerankerScores);
-  const rw = options.retrieverWeight ?? 1;
-  const kw = options.rerankerWeight ?? 1;
-  if (typeof rw !== "number") invalidArgument("retrieverWeight", "expected a number");
-  if (typeof kw !== "number") invalidArgument("rerankerWeight", "expected a number");
-  return Array.from(wasm.combineScores(s, r, rw, kw));
+  return Array.from(wasm.combineScores(s, r, options));
 }
 
 export { Pipeline, adaptiveRerank, rerankPipeline, type AdaptiveRerankOptions, type AdaptiveRerankResult, type PipelineStep, type NamedStep, type PipelineStage, type PipelineResult, type PairReranker, type RerankPipelineOptions, type RerankPipelineResult } from "./pipeline.js";

@@ -40,7 +40,7 @@ export interface RankerCore {
   readonly numLabels: number;
   readonly maxLength: number;
   score(queries: string[], documents: string[], batchSize: number): Float32Array | Promise<Float32Array>;
-  rerank(queries: readonly string[], lists: unknown[][], options: object): Ranked[][] | Promise<Ranked[][]>;
+  rerank(queries: unknown, lists: readonly unknown[], nested: boolean, options: object): Ranked[][] | Promise<Ranked[][]>;
   encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] };
   free(): void;
 }
@@ -173,8 +173,8 @@ export class WebGpuCore extends QueuedWebGpuCore<wasm.WebGpuCrossEncoderCore> im
     return this.serial(() => this.core.score(queries, documents, batchSize));
   }
 
-  rerank(queries: readonly string[], lists: unknown[][], options: object): Promise<Ranked[][]> {
-    return this.serial(() => this.core.rerank(queries, lists, options));
+  rerank(queries: unknown, lists: readonly unknown[], nested: boolean, options: object): Promise<Ranked[][]> {
+    return this.serial(() => this.core.rerank(queries, lists, nested, options));
   }
 
   encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] } {

@@ -34,6 +34,13 @@ impl ErrorCode {
             ErrorCode::Internal => "INTERNAL",
         }
     }
+
+    /// The code named by [`ErrorCode::as_str`]'s text.
+    pub fn parse(code: &str) -> Option<Self> {
+        [Self::InvalidArgument, Self::ModelLoad, Self::Tokenizer, Self::Unsupported, Self::Parse, Self::Internal]
+            .into_iter()
+            .find(|c| c.as_str() == code)
+    }
 }
 
 impl fmt::Display for ErrorCode {

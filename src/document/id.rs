@@ -1,4 +1,4 @@
-//! Haystack 1.x document ids (`Document._get_id`, PARITY.md §1).
+//! Haystack 1.x document ids (`Document._get_id`, docs/parity.md §1).
 //!
 //! id = `'{:02x}'.format(mmh3.hash128(key, signed=False))`: MurmurHash3 x64 128-bit, seed 0, of the UTF-8
 //! bytes of the key, as an unsigned integer in lower-case hex **without** zero padding to 32 digits (so the
@@ -42,7 +42,7 @@ mod tests {
 
     #[test]
     fn ids_are_not_zero_padded() {
-        // The PARITY table's b.pdf id has 31 hex digits: its top nibble is zero.
+        // The docs/parity.md §1 table's b.pdf id has 31 hex digits: its top nibble is zero.
         assert_eq!(id_from_key(":same text:{'source': 'b.pdf', 'page': 1}").len(), 31);
     }
 }

@@ -1,6 +1,6 @@
 //! Python's `repr()` of JSON-like values, byte for byte.
 //!
-//! Haystack 1.x hashes `str(meta)` into document ids (PARITY.md §1), so the string we hash must be the one
+//! Haystack 1.x hashes `str(meta)` into document ids (docs/parity.md §1), so the string we hash must be the one
 //! CPython prints: single-quoted strings with Python's escapes, `True`/`False`/`None`, floats in shortest
 //! round-trip form switching to exponent notation outside `1e-4 <= |x| < 1e16`, dicts in insertion order.
 

@@ -1,4 +1,4 @@
-//! Cross-encoder reranking (PARITY.md §2, Haystack's `SentenceTransformersRanker`).
+//! Cross-encoder reranking (docs/parity.md §2, Haystack's `SentenceTransformersRanker`).
 //!
 //! For each (query, document) pair the model gives logits `z ∈ ℝ^L` (`L = num_labels`). The sort key is
 //! `k = z₀` when `L = 1`, else the **last** logit `k = z_{L−1}`. A document longer than the window is cut into
@@ -23,8 +23,10 @@ use crate::document::python_repr;
 use crate::{Document, Error, Result};
 use serde_json::Value;
 
-/// Options of [`CrossEncoder::rerank`] (JS: `rerank(query, docs, {topK, …})`).
-#[derive(Debug, Clone, PartialEq)]
+/// Options of [`CrossEncoder::rerank`] (JS: `rerank(query, docs, {topK, …})`); an absent key keeps its default,
+/// `topK: null` keeps every document.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct RerankOptions {
     /// Keep this many best documents; `None` keeps all. Default `Some(10)`.
     pub top_k: Option<usize>,

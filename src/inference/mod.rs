@@ -6,7 +6,7 @@
 //! - [`tokenization`]: pair encoding with only_second truncation, a query cap, and chunking of long documents.
 //! - [`batching`]: length-sorted batches, dynamic padding, attention masks, input order restored.
 //! - [`cpu`]: the tract plan with symbolic `batch × sequence` inputs.
-//! - [`cross_encoder`]: scores, sorting and `top_k` per PARITY.md §2, `predict_batch`'s three shapes.
+//! - [`cross_encoder`]: scores, sorting and `top_k` per docs/parity.md §2, `predict_batch`'s three shapes.
 //! - [`embedder`]: mean pooling and L2 normalisation.
 //!
 //! Long documents are **chunked by default** (`max_chunks_per_doc = 10`): a document longer than the window
@@ -38,7 +38,8 @@ pub struct ModelFiles<'a> {
 }
 
 /// Load-time options.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct LoadOptions {
     /// Window in tokens, special tokens included. Default: `config.json`'s `max_position_embeddings`, else the
     /// graph's position table, else 512.

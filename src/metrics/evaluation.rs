@@ -11,19 +11,22 @@ use super::run::{QueryRun, Run};
 use crate::error::Result;
 
 /// Which queries are evaluated and averaged over.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
 pub enum QueryScope {
     /// Queries in both the qrels and the run (trec_eval's default; run queries without judgements are
     /// ignored). trec_eval 10.0 stops with an error when a qrels query is missing from the run; rerankit
     /// skips it as trec_eval 9 and pytrec_eval do.
     #[default]
+    #[serde(rename = "judged")]
     Judged,
     /// Every query of the qrels (trec_eval `-c`): a query missing from the run is scored as trec_eval scores
     /// it (a one-document ranking of an unjudged document, then num_ret, utility, relstring, unj and
     /// rbp_resid reset to 0) — 0 for the usual measures.
+    #[serde(rename = "qrels")]
     AllQrels,
     /// Every query of the run, judged or not (Haystack's `EvaluationResult`, which evaluates each query it
     /// ran).
+    #[serde(rename = "run")]
     AllRun,
 }
 

@@ -19,6 +19,7 @@ mod docno_arena;
 pub mod evaluation;
 pub mod measure;
 pub mod measures;
+pub mod options;
 pub mod profiles;
 pub mod qrels;
 pub mod ranking;
@@ -33,6 +34,7 @@ pub use evaluation::{evaluate, EvalOptions, Evaluation, QueryEvaluation, QuerySc
 pub use measure::{parse_measures, HaystackMeasure, MeasureRequest, Metric};
 pub use measures::interpolated_precision::RecallRounding;
 pub use measures::Value;
+pub use options::EvaluateOptions;
 pub use profiles::{profile, Profile};
 pub use qrels::Qrels;
 pub use ranking::{RankingOptions, TiePolicy};

@@ -17,7 +17,8 @@ pub const UNJUDGED_IN_POOL: i64 = -2;
 pub const NO_JUDGEMENT: u32 = u32::MAX;
 
 /// How documents with equal scores are ordered.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TiePolicy {
     /// trec_eval 9+/10.0: score descending, then docno descending (byte order).
     #[default]

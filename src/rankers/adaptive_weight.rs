@@ -1,4 +1,4 @@
-//! The adaptive reranker weight of seed 002 (Roman Parykin, 2022) and PARITY §6.
+//! The adaptive reranker weight of seed 002 (Roman Parykin, 2022) and docs/parity.md §6.
 //!
 //! The more a reranker rearranges the retrieved documents, the more its score should weigh. With `x_i` the rank
 //! of document i before reranking and `y_i` its rank after (0-based, by score descending, stable for ties):
@@ -36,6 +36,32 @@ impl PositionError {
             "mae" => Ok(PositionError::Mae),
             other => Err(Error::invalid(field, format!("expected \"rmse\" or \"mae\", got {other:?}"))),
         }
+    }
+}
+
+crate::deserialize_by_parse!(PositionError, |s| PositionError::parse("", s));
+
+/// The options of [`adaptive_weight`] as JS and JSON give them: `{error, minWeight}`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct AdaptiveWeightOptions {
+    /// `"rmse"` (default) or `"mae"`.
+    pub error: PositionError,
+    /// The floor of the weight (default 0).
+    pub min_weight: f64,
+}
+
+/// The options of [`combine_scores`] as JS and JSON give them: `{retrieverWeight, rerankerWeight}` (default 1).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct CombineScoresOptions {
+    pub retriever_weight: f64,
+    pub reranker_weight: f64,
+}
+
+impl Default for CombineScoresOptions {
+    fn default() -> Self {
+        CombineScoresOptions { retriever_weight: 1.0, reranker_weight: 1.0 }
     }
 }
 

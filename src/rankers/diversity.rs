@@ -1,4 +1,4 @@
-//! Haystack's `DiversityRanker` (seed 000, PARITY §5) over precomputed embeddings.
+//! Haystack's `DiversityRanker` (seed 000, docs/parity.md §5) over precomputed embeddings.
 //!
 //! The core ([`diversity_order`]) takes plain `&[f32]` vectors, so any embedder can feed it; [`DiversityRanker`]
 //! reads them from `Document.embedding` and a query embedding. With `similarity = cosine` every vector is first
@@ -43,6 +43,41 @@ impl Similarity {
     }
 }
 
+crate::deserialize_by_parse!(Similarity, |s| Similarity::parse("", s));
+
+/// The options of a [`DiversityRanker`], as JS and JSON give them (`{similarity, strategy, lambda, topK}`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct DiversityOptions {
+    pub similarity: Similarity,
+    /// `"greedy"` (default) or `"mmr"`.
+    pub strategy: StrategyName,
+    /// MMR's trade-off in [0, 1]; default 0.5.
+    pub lambda: Option<f64>,
+    /// How many documents to pick per list; `None` orders them all.
+    pub top_k: Option<usize>,
+}
+
+/// The names of the [`DiversityStrategy`] kinds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StrategyName {
+    #[default]
+    Greedy,
+    Mmr,
+}
+
+impl TryFrom<DiversityOptions> for DiversityRanker {
+    type Error = Error;
+    fn try_from(o: DiversityOptions) -> Result<Self> {
+        let strategy = match o.strategy {
+            StrategyName::Greedy => DiversityStrategy::Greedy,
+            StrategyName::Mmr => DiversityStrategy::MaximalMarginalRelevance { lambda: o.lambda.unwrap_or(0.5) },
+        };
+        DiversityRanker::new(o.similarity, strategy, o.top_k)
+    }
+}
+
 /// How the next document is picked.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum DiversityStrategy {
@@ -69,7 +104,7 @@ impl DiversityRanker {
                 return Err(Error::invalid("lambda", format!("must lie in [0, 1], got {lambda}")));
             }
         }
-        check_top_k("top_k", top_k)?;
+        check_top_k("topK", top_k)?;
         Ok(DiversityRanker { similarity, strategy, top_k })
     }
 

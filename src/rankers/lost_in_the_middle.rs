@@ -1,4 +1,4 @@
-//! Haystack's `LostInTheMiddleRanker` (seed 000, PARITY §4): the most relevant documents go to the two ends of
+//! Haystack's `LostInTheMiddleRanker` (seed 000, docs/parity.md §4): the most relevant documents go to the two ends of
 //! the context, the least relevant to the middle ("Lost in the Middle", Liu et al. 2023).
 //!
 //! The input is taken as ordered by relevance. Starting from `[0]`, each next index i is inserted at position
@@ -19,6 +19,25 @@ use crate::document::{ContentType, Document};
 use crate::error::{Error, Result};
 use serde_json::Value;
 
+/// The options of a [`LostInTheMiddleRanker`], as JS and JSON give them.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct LostInTheMiddleOptions {
+    /// Keep documents until their total word count reaches this; `None`: no limit.
+    pub word_count_threshold: Option<usize>,
+    /// Cut the last kept document so that the total is exactly the threshold (Haystack 1.x).
+    pub truncate_document: bool,
+    /// Keep only the first `top_k` input documents before reordering; `None` keeps all.
+    pub top_k: Option<usize>,
+}
+
+impl TryFrom<LostInTheMiddleOptions> for LostInTheMiddleRanker {
+    type Error = Error;
+    fn try_from(o: LostInTheMiddleOptions) -> Result<Self> {
+        LostInTheMiddleRanker::new(o.word_count_threshold, o.truncate_document, o.top_k)
+    }
+}
+
 /// Reorders documents so that the most relevant sit at the beginning and the end.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct LostInTheMiddleRanker {
@@ -31,9 +50,9 @@ impl LostInTheMiddleRanker {
     /// `word_count_threshold` and `top_k` must be at least 1 when given.
     pub fn new(word_count_threshold: Option<usize>, truncate_document: bool, top_k: Option<usize>) -> Result<Self> {
         if word_count_threshold == Some(0) {
-            return Err(Error::invalid("word_count_threshold", "must be at least 1 (or null for no limit)"));
+            return Err(Error::invalid("wordCountThreshold", "must be at least 1 (or null for no limit)"));
         }
-        check_top_k("top_k", top_k)?;
+        check_top_k("topK", top_k)?;
         Ok(LostInTheMiddleRanker { word_count_threshold, truncate_document, top_k })
     }
 

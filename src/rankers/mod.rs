@@ -4,11 +4,11 @@
 //! Sorting is stable everywhere: documents with equal keys keep their input order, as Python's `sorted` does.
 //! Bad input never panics: it is an [`Error`] whose message names the field (`documents[3].meta.date: …`).
 //!
-//! - [`recentness`]: Haystack's `RecentnessRanker` (PARITY §3).
-//! - [`lost_in_the_middle`]: `LostInTheMiddleRanker` (PARITY §4).
-//! - [`diversity`]: `DiversityRanker`, greedy diversity order and MMR over precomputed embeddings (PARITY §5).
+//! - [`recentness`]: Haystack's `RecentnessRanker` (docs/parity.md §3).
+//! - [`lost_in_the_middle`]: `LostInTheMiddleRanker` (docs/parity.md §4).
+//! - [`diversity`]: `DiversityRanker`, greedy diversity order and MMR over precomputed embeddings (docs/parity.md §5).
 //! - [`fusion`]: rank fusion over ranx-shaped runs (RRF, weighted sum, CombSUM/MNZ/MAX, score normalisation).
-//! - [`adaptive_weight`]: the adaptive reranker weight of seed 002 (PARITY §6).
+//! - [`adaptive_weight`]: the adaptive reranker weight of seed 002 (docs/parity.md §6).
 //! - [`lenient_date`]: the dateutil-like date reading that recentness relies on.
 
 pub mod adaptive_weight;

@@ -1,4 +1,4 @@
-//! Haystack 1.x `RecentnessRanker` (seed 000, PARITY §3): newer documents rank higher.
+//! Haystack 1.x `RecentnessRanker` (seed 000, docs/parity.md §3): newer documents rank higher.
 //!
 //! Given n documents in their retrieval order (index i, 0-based) and the same documents sorted by date, newest
 //! first (index j, stable for equal dates), with `w` = `weight`:
@@ -53,6 +53,37 @@ impl RankingMode {
     }
 }
 
+crate::deserialize_by_parse!(RankingMode, |s| RankingMode::parse("", s));
+
+/// The options of a [`RecentnessRanker`], as JS and JSON give them (`{dateMetaField, weight, topK, rankingMode}`).
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RecentnessOptions {
+    /// The meta key that holds each document's date.
+    pub date_meta_field: String,
+    /// In [0, 1]; default 0.5.
+    #[serde(default = "RecentnessOptions::default_weight")]
+    pub weight: f64,
+    /// How many documents to return per list; `None` returns all.
+    #[serde(default)]
+    pub top_k: Option<usize>,
+    #[serde(default)]
+    pub ranking_mode: RankingMode,
+}
+
+impl RecentnessOptions {
+    fn default_weight() -> f64 {
+        0.5
+    }
+}
+
+impl TryFrom<RecentnessOptions> for RecentnessRanker {
+    type Error = Error;
+    fn try_from(o: RecentnessOptions) -> Result<Self> {
+        RecentnessRanker::new(o.date_meta_field, o.weight, o.top_k, o.ranking_mode)
+    }
+}
+
 /// Reranks documents by combining their relevance order with their age.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecentnessRanker {
@@ -69,7 +100,7 @@ impl RecentnessRanker {
         if !(0.0..=1.0).contains(&weight) {
             return Err(Error::invalid("weight", format!("must lie in [0, 1], got {weight}")));
         }
-        check_top_k("top_k", top_k)?;
+        check_top_k("topK", top_k)?;
         Ok(RecentnessRanker { date_meta_field: date_meta_field.into(), weight, top_k, ranking_mode })
     }
 

@@ -7,6 +7,7 @@
 
 use crate::{Error, Result};
 use js_sys::{Array, Object, Reflect};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use wasm_bindgen::{JsCast, JsValue};
@@ -26,6 +27,11 @@ pub fn to_json_object(path: &str, value: &JsValue) -> Result<Map<String, Value>>
         Value::Null => Ok(Map::new()),
         other => Err(Error::invalid(path, format!("expected an object, got {}", crate::document::json_type(&other)))),
     }
+}
+
+/// Reads option struct `T` (see [`crate::options`]) from a JS object, strictly as [`to_json`] reads it.
+pub fn read_options<T: DeserializeOwned>(path: &str, value: &JsValue) -> Result<T> {
+    crate::options::from_json(path, to_json(path, value)?)
 }
 
 fn walk(path: &str, value: &JsValue, depth: usize) -> Result<Value> {

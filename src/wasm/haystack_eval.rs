@@ -5,10 +5,10 @@
 //! as JSON text so that key order (Haystack's column order, the official scripts' key order) survives; the
 //! wrapper parses it.
 
-use super::convert::to_json;
+use super::convert::{read_options, to_json};
 use super::errors::{js, JsResult};
 use crate::eval::haystack::{
-    self, squad, AnswerScope, ContextMatching, DocumentScope, EvalMode, EvaluationResult, MetricsOptions, WrongExamplesOptions,
+    self, squad, ContextMatching, EvaluationResult, MetricsOptions, WrongExamplesOptions,
 };
 use crate::{Error, Result};
 use serde_json::{Map, Value};
@@ -26,61 +26,6 @@ fn value_of(path: &str, v: &JsValue) -> Result<Value> {
     }
 }
 
-/// An options object (absent → empty) whose keys must all be in `known`.
-fn options_object(path: &str, v: &JsValue, known: &[&str]) -> Result<Map<String, Value>> {
-    let m = match to_json(path, v)? {
-        Value::Null => Map::new(),
-        Value::Object(m) => m,
-        other => return Err(Error::invalid(path, format!("expected an object, got {}", crate::document::json_type(&other)))),
-    };
-    for k in m.keys() {
-        if !known.contains(&k.as_str()) {
-            return Err(Error::invalid(&format!("{path}.{k}"), format!("unknown option (known: {})", known.join(", "))));
-        }
-    }
-    Ok(m)
-}
-
-fn opt_int(m: &Map<String, Value>, path: &str, key: &str, default: i64) -> Result<i64> {
-    match m.get(key) {
-        None | Some(Value::Null) => Ok(default),
-        Some(v) => v.as_i64().ok_or_else(|| Error::invalid(&format!("{path}.{key}"), format!("expected an integer, got {v}"))),
-    }
-}
-
-fn opt_num(m: &Map<String, Value>, path: &str, key: &str, default: f64) -> Result<f64> {
-    match m.get(key) {
-        None | Some(Value::Null) => Ok(default),
-        Some(v) => v.as_f64().ok_or_else(|| Error::invalid(&format!("{path}.{key}"), format!("expected a number, got {v}"))),
-    }
-}
-
-fn opt_str<'a>(m: &'a Map<String, Value>, path: &str, key: &str) -> Result<Option<&'a str>> {
-    match m.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(v) => Err(Error::invalid(&format!("{path}.{key}"), format!("expected a string, got {v}"))),
-    }
-}
-
-const METRICS_KEYS: [&str; 5] = ["simulatedTopKReader", "simulatedTopKRetriever", "documentScope", "answerScope", "evalMode"];
-
-fn metrics_options(m: &Map<String, Value>, path: &str) -> Result<MetricsOptions> {
-    let mut o = MetricsOptions::default();
-    o.simulated_top_k_reader = opt_int(m, path, "simulatedTopKReader", -1)?;
-    o.simulated_top_k_retriever = opt_int(m, path, "simulatedTopKRetriever", -1)?;
-    if let Some(s) = opt_str(m, path, "documentScope")? {
-        o.document_scope = DocumentScope::parse(s)?;
-    }
-    if let Some(s) = opt_str(m, path, "answerScope")? {
-        o.answer_scope = AnswerScope::parse(s)?;
-    }
-    if let Some(s) = opt_str(m, path, "evalMode")? {
-        o.eval_mode = EvalMode::parse(s)?;
-    }
-    Ok(o)
-}
-
 /// Haystack's `EvaluationResult`: one table of rows per node.
 #[wasm_bindgen(js_name = HaystackEvaluation)]
 pub struct HaystackEvaluation {
@@ -95,19 +40,7 @@ impl HaystackEvaluation {
     pub fn from_predictions(input: JsValue, context_matching: JsValue) -> JsResult<HaystackEvaluation> {
         js((|| {
             let input = value_of("input", &input)?;
-            let m = options_object("contextMatching", &context_matching, &["minLength", "boostSplitOverlaps", "threshold"])?;
-            let mut cm = ContextMatching::default();
-            let min_length = opt_int(&m, "contextMatching", "minLength", cm.min_length as i64)?;
-            if min_length < 0 {
-                return Err(Error::invalid("contextMatching.minLength", "expected a non-negative integer"));
-            }
-            cm.min_length = min_length as usize;
-            cm.threshold = opt_num(&m, "contextMatching", "threshold", cm.threshold)?;
-            match m.get("boostSplitOverlaps") {
-                None | Some(Value::Null) => {}
-                Some(Value::Bool(b)) => cm.boost_split_overlaps = *b,
-                Some(v) => return Err(Error::invalid("contextMatching.boostSplitOverlaps", format!("expected a boolean, got {v}"))),
-            }
+            let cm: ContextMatching = read_options("contextMatching", &context_matching)?;
             let (queries, labels, nodes) = haystack::parse_eval_input(&input)?;
             Ok(HaystackEvaluation { inner: EvaluationResult::from_predictions(&queries, &labels, &nodes, &cm)? })
         })())
@@ -146,8 +79,7 @@ impl HaystackEvaluation {
     #[wasm_bindgen(js_name = calculateMetrics)]
     pub fn calculate_metrics(&self, options: JsValue) -> JsResult<String> {
         js((|| {
-            let m = options_object("options", &options, &METRICS_KEYS)?;
-            let o = metrics_options(&m, "options")?;
+            let o: MetricsOptions = read_options("options", &options)?;
             let mut out = Map::new();
             for (node, metrics) in self.inner.calculate_metrics(&o)? {
                 out.insert(node, Value::Object(metrics));
@@ -160,23 +92,7 @@ impl HaystackEvaluation {
     #[wasm_bindgen(js_name = wrongExamples)]
     pub fn wrong_examples(&self, node: &str, options: JsValue) -> JsResult<String> {
         js((|| {
-            let mut keys: Vec<&str> = METRICS_KEYS.to_vec();
-            keys.extend(["n", "documentMetric", "answerMetric", "documentMetricThreshold", "answerMetricThreshold"]);
-            let m = options_object("options", &options, &keys)?;
-            let mut o = WrongExamplesOptions { metrics: metrics_options(&m, "options")?, ..WrongExamplesOptions::default() };
-            let n = opt_int(&m, "options", "n", o.n as i64)?;
-            if n < 0 {
-                return Err(Error::invalid("options.n", "expected a non-negative integer"));
-            }
-            o.n = n as usize;
-            if let Some(s) = opt_str(&m, "options", "documentMetric")? {
-                o.document_metric = s.to_string();
-            }
-            if let Some(s) = opt_str(&m, "options", "answerMetric")? {
-                o.answer_metric = s.to_string();
-            }
-            o.document_metric_threshold = opt_num(&m, "options", "documentMetricThreshold", o.document_metric_threshold)?;
-            o.answer_metric_threshold = opt_num(&m, "options", "answerMetricThreshold", o.answer_metric_threshold)?;
+            let o: WrongExamplesOptions = read_options("options", &options)?;
             to_text(&Value::Array(self.inner.wrong_examples(node, &o)?))
         })())
     }

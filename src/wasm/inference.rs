@@ -3,81 +3,20 @@
 //! Model bytes arrive as `Uint8Array`s (the TypeScript side fetches URLs and reads files); options arrive as
 //! plain objects with the JS names (`topK`, `maxChunksPerDoc`, …) and are validated here.
 
-use super::convert::{to_js, to_json, to_json_object};
+use super::convert::{read_options, to_js, to_json, to_json_object};
 use super::errors::{js, JsResult};
 use crate::inference::cross_encoder::model_text;
 use crate::inference::onnx_import::{decode, external_data};
-use crate::inference::{CrossEncoder, Embedder, ExternalFile, LoadOptions, ModelFiles, Pooling, Ranked, RerankOptions};
+use crate::inference::{CrossEncoder, Embedder, ExternalFile, ModelFiles, Pooling, Ranked, RerankOptions};
 use crate::{Error, Result};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
-fn count(options: &Map<String, Value>, key: &str, min: u64) -> Result<Option<usize>> {
-    match options.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => match v.as_u64() {
-            Some(n) if n >= min => Ok(Some(n as usize)),
-            _ => Err(Error::invalid(key, format!("expected an integer ≥ {min}, got {v}"))),
-        },
-    }
-}
-
-fn number(options: &Map<String, Value>, key: &str) -> Result<Option<f32>> {
-    match options.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => v.as_f64().map(|x| Some(x as f32)).ok_or_else(|| Error::invalid(key, format!("expected a number, got {v}"))),
-    }
-}
-
-pub(super) fn load_options(options: &JsValue) -> Result<LoadOptions> {
-    let o = to_json_object("options", options)?;
-    Ok(LoadOptions { max_length: count(&o, "maxLength", 1)?, max_query_tokens: count(&o, "maxQueryTokens", 1)? })
-}
-
-pub(super) fn rerank_options(options: &JsValue) -> Result<RerankOptions> {
-    let o = to_json_object("options", options)?;
-    let mut r = RerankOptions::default();
-    match o.get("topK") {
-        None => {}
-        Some(Value::Null) => r.top_k = None,
-        Some(_) => r.top_k = count(&o, "topK", 1)?,
-    }
-    if let Some(n) = count(&o, "batchSize", 1)? {
-        r.batch_size = n;
-    }
-    match o.get("scaleScore") {
-        None | Some(Value::Null) => {}
-        Some(Value::Bool(b)) => r.scale_score = Some(*b),
-        Some(v) => return Err(Error::invalid("scaleScore", format!("expected a boolean, got {v}"))),
-    }
-    if let Some(c) = number(&o, "calibrationFactor")? {
-        r.calibration_factor = c;
-    }
-    r.score_threshold = number(&o, "scoreThreshold")?;
-    if let Some(n) = count(&o, "maxChunksPerDoc", 1)? {
-        r.max_chunks_per_doc = n;
-    }
-    if let Some(n) = count(&o, "chunkOverlap", 0)? {
-        r.chunk_overlap = n;
-    }
-    match o.get("embedMetaFields") {
-        None | Some(Value::Null) => {}
-        Some(Value::Array(a)) => {
-            r.embed_meta_fields = a
-                .iter()
-                .enumerate()
-                .map(|(i, v)| v.as_str().map(str::to_string).ok_or_else(|| Error::invalid(&format!("embedMetaFields[{i}]"), "expected a string")))
-                .collect::<Result<_>>()?;
-        }
-        Some(v) => return Err(Error::invalid("embedMetaFields", format!("expected an array of strings, got {v}"))),
-    }
-    Ok(r)
-}
-
-/// The model's text for each JS document: a string, or an object with string `content` and optional `meta`.
-pub(super) fn texts(documents: &JsValue, meta_fields: &[String]) -> Result<Vec<String>> {
+/// The model's text for each JS document of list `path`: a string, or an object (a `Document` too) with string
+/// `content` and optional `meta`; only those two properties are read.
+fn texts(path: &str, documents: &JsValue, meta_fields: &[String]) -> Result<Vec<String>> {
     if !js_sys::Array::is_array(documents) {
-        return Err(Error::invalid("documents", "expected an array of strings or documents"));
+        return Err(Error::invalid(path, "expected an array of strings or documents"));
     }
     let arr: &js_sys::Array = documents.unchecked_ref();
     arr.iter()
@@ -87,17 +26,17 @@ pub(super) fn texts(documents: &JsValue, meta_fields: &[String]) -> Result<Vec<S
                 return Ok(s);
             }
             if !item.is_object() {
-                return Err(Error::invalid(&format!("documents[{i}]"), "expected a string or a document with text content"));
+                return Err(Error::invalid(&format!("{path}[{i}]"), "expected a string or a document with text content"));
             }
             let content = js_sys::Reflect::get(&item, &JsValue::from_str("content")).unwrap_or(JsValue::UNDEFINED);
             let content = content
                 .as_string()
-                .ok_or_else(|| Error::invalid(&format!("documents[{i}].content"), "a cross-encoder needs text content (a string)"))?;
+                .ok_or_else(|| Error::invalid(&format!("{path}[{i}].content"), "a cross-encoder needs text content (a string)"))?;
             if meta_fields.is_empty() {
                 return Ok(content);
             }
             let meta = js_sys::Reflect::get(&item, &JsValue::from_str("meta")).unwrap_or(JsValue::UNDEFINED);
-            let meta = to_json_object(&format!("documents[{i}].meta"), &meta)?;
+            let meta = to_json_object(&format!("{path}[{i}].meta"), &meta)?;
             Ok(model_text(&content, &meta, meta_fields))
         })
         .collect()
@@ -173,7 +112,7 @@ impl CrossEncoderCore {
     pub fn load(model: &[u8], tokenizer: &[u8], config: Option<Vec<u8>>, options: JsValue, external: JsValue) -> JsResult<CrossEncoderCore> {
         js((|| {
             let external = external_files(&external)?;
-            let inner = CrossEncoder::load(files(model, tokenizer, &config, &external), &load_options(&options)?)?;
+            let inner = CrossEncoder::load(files(model, tokenizer, &config, &external), &read_options("options", &options)?)?;
             Ok(CrossEncoderCore { inner })
         })())
     }
@@ -215,9 +154,9 @@ impl CrossEncoderCore {
 
     /// Reranks one list (`queries` of length 1) or several lists (one query per list, or one for all);
     /// returns `[{index, score}]` per list.
-    pub fn rerank(&self, queries: JsValue, lists: JsValue, options: JsValue) -> JsResult<JsValue> {
+    pub fn rerank(&self, queries: JsValue, lists: JsValue, nested: bool, options: JsValue) -> JsResult<JsValue> {
         js((|| {
-            let (options, queries, lists) = rerank_input(&queries, &lists, &options)?;
+            let (options, queries, lists) = rerank_input(&queries, &lists, nested, &options)?;
             let groups: Vec<(&str, Vec<String>)> = queries.iter().map(String::as_str).zip(lists).collect();
             let ranked = self.inner.rerank_groups(&groups, &options)?;
             ranked_to_js(ranked)
@@ -225,19 +164,37 @@ impl CrossEncoderCore {
     }
 }
 
-/// The arguments of both bindings' `rerank`: the options, and one query and one list of model texts per
-/// document list (`queries` holds one query for all lists, or one per list).
-pub(super) fn rerank_input(queries: &JsValue, lists: &JsValue, options: &JsValue) -> Result<(RerankOptions, Vec<String>, Vec<Vec<String>>)> {
-    let options = rerank_options(options)?;
-    let queries = string_list("queries", queries)?;
+/// The arguments of both bindings' `rerank` (Haystack's `predict_batch` shapes): the options, and one query and
+/// one list of model texts per document list. `queries` is one query (a string, or an array of one) for all
+/// lists, or one per list; `nested` tells whether the caller gave a list of lists (`lists` then holds them) or
+/// one list (`lists` is `[documents]`), so that errors name `documents[l][i]` or `documents[i]`.
+pub(super) fn rerank_input(queries: &JsValue, lists: &JsValue, nested: bool, options: &JsValue) -> Result<(RerankOptions, Vec<String>, Vec<Vec<String>>)> {
+    let options: RerankOptions = read_options("", options)?;
+    options.validate()?;
+    let queries = match queries.as_string() {
+        Some(query) => vec![query],
+        None if js_sys::Array::is_array(queries) => string_list("queries", queries)?,
+        None if nested => return Err(Error::invalid("queries", "expected a string or an array of strings")),
+        None => return Err(Error::invalid("query", "expected a string")),
+    };
     if !js_sys::Array::is_array(lists) {
         return Err(Error::invalid("documents", "expected an array"));
     }
     let lists: &js_sys::Array = lists.unchecked_ref();
-    if queries.len() != 1 && queries.len() != lists.length() as usize {
-        return Err(Error::invalid("queries", "give one query, or one query per document list"));
+    if !nested && lists.length() != 1 {
+        return Err(Error::internal("a single document list is passed as [documents]"));
     }
-    let texts = lists.iter().map(|list| texts(&list, &options.embed_meta_fields)).collect::<Result<Vec<_>>>()?;
+    if !nested && queries.len() != 1 {
+        return Err(Error::invalid("queries", format!("{} queries need one document list per query", queries.len())));
+    }
+    if queries.len() != 1 && queries.len() != lists.length() as usize {
+        return Err(Error::invalid("queries", format!("{} queries for {} document lists: give one query, or one per list", queries.len(), lists.length())));
+    }
+    let texts = lists
+        .iter()
+        .enumerate()
+        .map(|(l, list)| texts(&if nested { format!("documents[{l}]") } else { "documents".to_string() }, &list, &options.embed_meta_fields))
+        .collect::<Result<Vec<_>>>()?;
     let queries = if queries.len() == 1 { vec![queries[0].clone(); texts.len()] } else { queries };
     Ok((options, queries, texts))
 }
@@ -282,7 +239,7 @@ impl EmbedderCore {
         js((|| {
             let external = external_files(&external)?;
             let pooling = Pooling::parse(pooling)?;
-            let inner = Embedder::load(files(model, tokenizer, &config, &external), &load_options(&options)?)?.with_pooling(pooling);
+            let inner = Embedder::load(files(model, tokenizer, &config, &external), &read_options("options", &options)?)?.with_pooling(pooling);
             Ok(EmbedderCore { inner })
         })())
     }

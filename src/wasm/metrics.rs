@@ -6,19 +6,18 @@
 //! times. Results go back as columns too (a `Float64Array` of per-query values), which the wrapper turns into
 //! `{aggregate, perQuery}`.
 
-use super::convert::to_json;
+use super::convert::{read_options, to_json};
 use super::errors::{js, JsResult};
-use crate::metrics::comparison::{compare_runs, PermutationSettings};
+use crate::metrics::comparison::compare_runs;
 use crate::metrics::qrels::QrelsBuilder;
 use crate::metrics::run::RunBuilder;
 use crate::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
 use crate::metrics::{
-    evaluate, parse_measures, profile, DuplicatePolicy, EvalOptions, MeasureRequest, QueryScope, Qrels, RecallRounding, Run,
-    TiePolicy, Value as MetricValue,
+    evaluate, DuplicatePolicy, EvalOptions, EvaluateOptions, MeasureRequest, Qrels, Run, Value as MetricValue,
 };
 use crate::{Error, Result};
 use js_sys::{Array, Float64Array, Object, Reflect};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// Parsed relevance judgements.
@@ -155,63 +154,9 @@ pub fn metrics_run_from_columns(
     })())
 }
 
-fn integer(options: &Map<String, Value>, key: &str, min: i64) -> Result<Option<i64>> {
-    match options.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => match v.as_i64() {
-            Some(n) if n >= min => Ok(Some(n)),
-            _ => Err(Error::invalid(&format!("options.{key}"), format!("expected an integer ≥ {min}, got {v}"))),
-        },
-    }
-}
-
-fn text<'a>(options: &'a Map<String, Value>, key: &str) -> Result<Option<&'a str>> {
-    match options.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(v) => Err(Error::invalid(&format!("options.{key}"), format!("expected a string, got {v}"))),
-    }
-}
-
-fn flag(options: &Map<String, Value>, key: &str) -> Result<Option<bool>> {
-    match options.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(v) => Err(Error::invalid(&format!("options.{key}"), format!("expected a boolean, got {v}"))),
-    }
-}
-
-const OPTION_KEYS: &[&str] = &[
-    "relevanceLevel",
-    "complete",
-    "scope",
-    "maxResults",
-    "ties",
-    "collectionSize",
-    "profile",
-    "keepFirstDuplicate",
-    "recallRounding",
-    "trials",
-    "seed",
-];
-
-/// Measures and settings from the JS `measures` and `options`: a profile's, then the options on top.
-fn requests_and_options(measures: &JsValue, options: &JsValue) -> Result<(Vec<MeasureRequest>, EvalOptions, Map<String, Value>)> {
-    let options = match to_json("options", options)? {
-        Value::Object(m) => m,
-        Value::Null => Map::new(),
-        _ => return Err(Error::invalid("options", "expected an object")),
-    };
-    if let Some(unknown) = options.keys().find(|k| !OPTION_KEYS.contains(&k.as_str())) {
-        return Err(Error::invalid("options", format!("unknown option '{unknown}' (known: {})", OPTION_KEYS.join(", "))));
-    }
-    let (mut requests, mut eval) = match text(&options, "profile")? {
-        Some(name) => {
-            let p = profile(name)?;
-            (p.measures, p.options)
-        }
-        None => (Vec::new(), EvalOptions::default()),
-    };
+/// Measures and settings from the JS `measures` (a name, names, or nothing for the profile's) and `options`.
+fn requests_and_options(measures: &JsValue, options: &JsValue) -> Result<(Vec<MeasureRequest>, EvalOptions, EvaluateOptions)> {
+    let options: EvaluateOptions = read_options("options", options)?;
     let names: Vec<String> = match to_json("measures", measures)? {
         Value::Null => Vec::new(),
         Value::String(s) => vec![s],
@@ -225,53 +170,7 @@ fn requests_and_options(measures: &JsValue, options: &JsValue) -> Result<(Vec<Me
             .collect::<Result<_>>()?,
         other => return Err(Error::invalid("measures", format!("expected a name or an array of names, got {other}"))),
     };
-    if !names.is_empty() {
-        requests = parse_measures(&names)?;
-    }
-    if requests.is_empty() {
-        return Err(Error::invalid("measures", "no measure given (pass names such as ['map', 'ndcg@10'], or options.profile)"));
-    }
-    if let Some(level) = integer(&options, "relevanceLevel", i64::MIN)? {
-        eval.ranking.relevance_level = level;
-    }
-    if let Some(max) = integer(&options, "maxResults", 0)? {
-        eval.ranking.max_results = Some(max as usize);
-    }
-    if let Some(size) = integer(&options, "collectionSize", 0)? {
-        eval.collection_size = size as u64;
-    }
-    if let Some(ties) = text(&options, "ties")? {
-        eval.ranking.ties = match ties {
-            "trec_eval" => TiePolicy::TrecEval,
-            "input" => TiePolicy::Input,
-            other => return Err(Error::invalid("options.ties", format!("expected 'trec_eval' or 'input', got '{other}'"))),
-        };
-    }
-    if let Some(scope) = text(&options, "scope")? {
-        eval.scope = match scope {
-            "judged" => QueryScope::Judged,
-            "qrels" => QueryScope::AllQrels,
-            "run" => QueryScope::AllRun,
-            other => {
-                return Err(Error::invalid("options.scope", format!("expected 'judged', 'qrels' or 'run', got '{other}'")))
-            }
-        };
-    }
-    if let Some(rounding) = text(&options, "recallRounding")? {
-        eval.recall_rounding = match rounding {
-            "trec_eval_10" => RecallRounding::TrecEval10,
-            "trec_eval_9" => RecallRounding::TrecEval9,
-            other => {
-                return Err(Error::invalid(
-                    "options.recallRounding",
-                    format!("expected 'trec_eval_10' or 'trec_eval_9', got '{other}'"),
-                ))
-            }
-        };
-    }
-    if flag(&options, "complete")? == Some(true) {
-        eval.scope = QueryScope::AllQrels;
-    }
+    let (requests, eval) = options.resolve(&names)?;
     Ok((requests, eval, options))
 }
 
@@ -288,7 +187,11 @@ fn strings<'a>(items: impl IntoIterator<Item = &'a str>) -> Array {
 #[wasm_bindgen(js_name = metricsEvaluate)]
 pub fn metrics_evaluate(qrels: &MetricsQrels, run: &MetricsRun, measures: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
-        let (requests, eval_options, _) = requests_and_options(&measures, &options)?;
+        let (requests, eval_options, options) = requests_and_options(&measures, &options)?;
+        if options.trials.is_some() || options.seed.is_some() {
+            let name = if options.trials.is_some() { "trials" } else { "seed" };
+            return Err(Error::invalid(&format!("options.{name}"), "only compare runs the permutation test"));
+        }
         let evaluation = evaluate(&qrels.inner, &run.inner, &requests, &eval_options)?;
         let m = requests.len();
         let mut values = vec![f64::NAN; evaluation.per_query.len() * m];
@@ -336,14 +239,8 @@ pub fn metrics_compare(
     options: JsValue,
 ) -> JsResult<JsValue> {
     js((|| {
-        let (requests, eval_options, raw) = requests_and_options(&measures, &options)?;
-        let mut permutation = PermutationSettings::default();
-        if let Some(trials) = integer(&raw, "trials", 1)? {
-            permutation.trials = trials.min(u32::MAX as i64) as u32;
-        }
-        if let Some(seed) = integer(&raw, "seed", 0)? {
-            permutation.seed = seed as u64;
-        }
+        let (requests, eval_options, options) = requests_and_options(&measures, &options)?;
+        let permutation = options.permutation()?;
         let comparisons = compare_runs(&qrels.inner, &run_a.inner, &run_b.inner, &requests, &eval_options, permutation)?;
         let out = Array::new();
         for c in comparisons {

@@ -7,6 +7,7 @@ mod convert;
 mod document;
 mod errors;
 mod metrics;
+mod option_fields;
 mod rankers;
 mod agent_eval;
 mod haystack_eval;

@@ -14,7 +14,8 @@
 
 use super::convert::to_js;
 use super::errors::{js, to_js_error, JsResult};
-use super::inference::{external_files, load_options, ranked_to_js, rerank_input, string_list};
+use super::convert::read_options;
+use super::inference::{external_files, ranked_to_js, rerank_input, string_list};
 use crate::inference::webgpu::{Device, GpuCrossEncoder, GpuEmbedder, ProbeReport, WarningFn};
 use crate::inference::ModelFiles;
 use crate::{Error, Result};
@@ -115,7 +116,7 @@ impl WebGpuCrossEncoderCore {
         on_warning: Option<js_sys::Function>,
     ) -> JsResult<WebGpuCrossEncoderCore> {
         let device = js(Device::parse(&device))?;
-        let limits = js(load_options(&options))?;
+        let limits = js(read_options("options", &options))?;
         let external = js(external_files(&external))?;
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };
         let ce = js(GpuCrossEncoder::load(files, &limits, device, warning_fn(on_warning)).await)?;
@@ -162,9 +163,9 @@ impl WebGpuCrossEncoderCore {
 
     /// Reranks one list (`queries` of length 1) or several lists (one query per list, or one for all):
     /// `[[{index, score}]]`, best first in each list.
-    pub fn rerank(&self, queries: JsValue, lists: JsValue, options: JsValue) -> js_sys::Promise {
+    pub fn rerank(&self, queries: JsValue, lists: JsValue, nested: bool, options: JsValue) -> js_sys::Promise {
         with_model(&self.inner, move |inner| async move {
-            let (options, queries, lists) = rerank_input(&queries, &lists, &options)?;
+            let (options, queries, lists) = rerank_input(&queries, &lists, nested, &options)?;
             let groups: Vec<(&str, Vec<String>)> = queries.iter().map(String::as_str).zip(lists).collect();
             let mut ce = inner.try_borrow_mut().map_err(|_| busy())?;
             let ranked = ce.rerank_groups(&groups, &options).await?;
@@ -197,7 +198,7 @@ impl WebGpuEmbedderCore {
         on_warning: Option<js_sys::Function>,
     ) -> JsResult<WebGpuEmbedderCore> {
         let device = js(Device::parse(&device))?;
-        let limits = js(load_options(&options))?;
+        let limits = js(read_options("options", &options))?;
         let external = js(external_files(&external))?;
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };
         let e = js(GpuEmbedder::load(files, &limits, device, warning_fn(on_warning)).await)?;

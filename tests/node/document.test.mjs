@@ -3,7 +3,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Document, Label, MultiLabel, RerankitError, version } from "rerankit";
 
-test("ids equal Haystack 1.x's (PARITY.md §1)", () => {
+test("ids equal Haystack 1.x's (docs/parity.md §1)", () => {
   assert.equal(new Document({ content: "hello world" }).id, "ab97467d60eb63b1533f6046eb7f610e");
   assert.equal(new Document({ content: "" }).id, "00");
   assert.equal(new Document({ content: "Ünïcödé text — ✓ 🚀" }).id, "feaa2e0c675a9e88eeec037e16f38649");

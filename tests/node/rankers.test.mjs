@@ -1,4 +1,4 @@
-// The model-free rankers through the built package, imported by name exactly as users do (PARITY.md §3–§6).
+// The model-free rankers through the built package, imported by name exactly as users do (docs/parity.md §3–§6).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -22,7 +22,7 @@ const goldenDocs = () => [
   new Document({ content: "four", id: "d4", score: 0.3, meta: { date: "2024-02-29T10:00:00Z" } }),
 ];
 
-test("RecentnessRanker: PARITY §3 goldens", () => {
+test("RecentnessRanker: docs/parity.md §3 goldens", () => {
   const cases = [
     ["reciprocal_rank_fusion", 0.5, [["d1", 0.016133229247983348], ["d2", 0.016129032258064516], ["d4", 0.016009221311475412], ["d3", 0.015749007936507936]]],
     ["reciprocal_rank_fusion", 0.0, [["d1", 0.01639344262295082], ["d2", 0.016129032258064516], ["d3", 0.015873015873015872], ["d4", 0.015625]]],
@@ -89,7 +89,7 @@ test("RecentnessRanker: bad options", () => {
 const numbered = (n, words = 1) =>
   Array.from({ length: n }, (_, i) => new Document({ content: Array(words).fill(`w${i + 1}`).join(" "), id: String(i + 1), score: 1 / (i + 1) }));
 
-test("LostInTheMiddleRanker: PARITY §4 goldens", () => {
+test("LostInTheMiddleRanker: docs/parity.md §4 goldens", () => {
   const ids = (docs) => docs.map((d) => d.id).join(" ");
   assert.equal(ids(new LostInTheMiddleRanker().run(numbered(9))), "1 3 5 7 9 8 6 4 2");
   assert.equal(ids(new LostInTheMiddleRanker().run(numbered(10))), "1 3 5 7 9 10 8 6 4 2");
@@ -173,7 +173,7 @@ const RETRIEVED = [0.9782995053726794, 0.9504939500760989, 0.8765814146070106, 0
 const RERANKED = [0.8958727100108653, 0.9704265468563152, 0.8037856351531634, 0.4605732745735953, 0.9991750843646917,
   0.7299899568668072, 0.6836966943663378, 0.6294383998509153, 0.5605524792499585, 0.41810846856511075];
 
-test("adaptiveWeight and combineScores: the blog's numbers (PARITY §6)", () => {
+test("adaptiveWeight and combineScores: the blog's numbers (docs/parity.md §6)", () => {
   const rmse = adaptiveWeight(RETRIEVED, RERANKED);
   close(rmse.error, 2.23606797749979, 1e-12);
   close(rmse.weight, 2.23606797749979, 1e-12);

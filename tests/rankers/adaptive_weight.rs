@@ -1,4 +1,4 @@
-//! Adaptive reranker weight against seed 002 and PARITY §6.
+//! Adaptive reranker weight against seed 002 and docs/parity.md §6.
 
 use rerankit::rankers::adaptive_weight::{combine_with_adaptive_weight, ranks_by_score};
 use rerankit::rankers::{adaptive_weight, combine_scores, PositionError};

@@ -1,4 +1,4 @@
-//! DiversityRanker against PARITY §5. The expected orders of the random example come from a plain-Python
+//! DiversityRanker against docs/parity.md §5. The expected orders of the random example come from a plain-Python
 //! transcription of Haystack's algorithms (greedy: `argmin(selected_sum / n @ docs)`; MMR: the 2.x loop).
 
 use rerankit::rankers::diversity::diversity_order;

@@ -1,4 +1,4 @@
-//! LostInTheMiddleRanker against PARITY §4.
+//! LostInTheMiddleRanker against docs/parity.md §4.
 
 use rerankit::document::ContentType;
 use rerankit::rankers::lost_in_the_middle::{lost_in_the_middle_order, python_word_count};
@@ -117,8 +117,8 @@ fn non_text_documents_are_an_error() {
 
 #[test]
 fn bad_parameters() {
-    assert!(LostInTheMiddleRanker::new(Some(0), false, None).unwrap_err().message.starts_with("word_count_threshold:"));
-    assert!(LostInTheMiddleRanker::new(None, false, Some(0)).unwrap_err().message.starts_with("top_k:"));
+    assert!(LostInTheMiddleRanker::new(Some(0), false, None).unwrap_err().message.starts_with("wordCountThreshold:"));
+    assert!(LostInTheMiddleRanker::new(None, false, Some(0)).unwrap_err().message.starts_with("topK:"));
 }
 
 #[test]

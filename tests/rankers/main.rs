@@ -6,4 +6,5 @@ mod lost_in_the_middle;
 mod diversity;
 mod fusion;
 mod adaptive_weight;
+mod options;
 mod pipeline_value;

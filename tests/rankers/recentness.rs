@@ -1,4 +1,4 @@
-//! RecentnessRanker against PARITY §3.
+//! RecentnessRanker against docs/parity.md §3.
 
 use rerankit::rankers::{Batch, RankingMode, RecentnessRanker};
 use rerankit::{Document, ErrorCode};
@@ -14,7 +14,7 @@ fn doc(id: &str, score: Option<f64>, date: Value) -> Document {
     d
 }
 
-/// PARITY §3's four documents.
+/// docs/parity.md §3's four documents.
 fn golden_docs() -> Vec<Document> {
     vec![
         doc("d1", Some(0.9), json!("2021-05-01")),
@@ -206,7 +206,7 @@ fn weight_outside_unit_interval_is_an_error() {
         assert_eq!(err.code, ErrorCode::InvalidArgument);
         assert!(err.message.starts_with("weight:"), "{}", err.message);
     }
-    assert!(RecentnessRanker::new("date", 0.0, Some(0), RankingMode::Score).unwrap_err().message.starts_with("top_k:"));
+    assert!(RecentnessRanker::new("date", 0.0, Some(0), RankingMode::Score).unwrap_err().message.starts_with("topK:"));
     assert!(RankingMode::parse("ranking_mode", "linear").unwrap_err().message.starts_with("ranking_mode:"));
     assert_eq!(RankingMode::parse("ranking_mode", "score").unwrap(), RankingMode::Score);
 }

@@ -16,8 +16,9 @@ use crate::document::{Document, MultiLabel};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 
-/// Context-matching settings of `pipeline.eval()`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Context-matching settings of `pipeline.eval()` (JS: `{minLength, boostSplitOverlaps, threshold}`).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct ContextMatching {
     pub min_length: usize,
     pub boost_split_overlaps: bool,

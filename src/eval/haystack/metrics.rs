@@ -82,8 +82,13 @@ impl AnswerScope {
     }
 }
 
-/// The options of `calculate_metrics` / `wrong_examples`.
-#[derive(Debug, Clone, Copy, PartialEq)]
+crate::deserialize_by_parse!(DocumentScope, DocumentScope::parse);
+crate::deserialize_by_parse!(AnswerScope, AnswerScope::parse);
+crate::deserialize_by_parse!(EvalMode, EvalMode::parse);
+
+/// The options of `calculate_metrics` / `wrong_examples` (JS: `{simulatedTopKReader, documentScope, …}`).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct MetricsOptions {
     /// -1: no simulation.
     pub simulated_top_k_reader: i64,
@@ -411,8 +416,9 @@ fn json_num(x: f64) -> Value {
     serde_json::Number::from_f64(x).map(Value::Number).unwrap_or(Value::Null)
 }
 
-/// Options of `wrong_examples`.
-#[derive(Debug, Clone, PartialEq)]
+/// Options of `wrong_examples`; JS gives the metrics options beside the others, in one object.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(try_from = "WrongExamplesFields")]
 pub struct WrongExamplesOptions {
     pub n: usize,
     pub metrics: MetricsOptions,
@@ -432,6 +438,44 @@ impl Default for WrongExamplesOptions {
             document_metric_threshold: 0.5,
             answer_metric_threshold: 0.5,
         }
+    }
+}
+
+/// [`WrongExamplesOptions`] as JS gives them: flat (serde's `flatten` cannot deny unknown keys).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct WrongExamplesFields {
+    n: Option<usize>,
+    document_metric: Option<String>,
+    answer_metric: Option<String>,
+    document_metric_threshold: Option<f64>,
+    answer_metric_threshold: Option<f64>,
+    simulated_top_k_reader: Option<i64>,
+    simulated_top_k_retriever: Option<i64>,
+    document_scope: Option<DocumentScope>,
+    answer_scope: Option<AnswerScope>,
+    eval_mode: Option<EvalMode>,
+}
+
+impl TryFrom<WrongExamplesFields> for WrongExamplesOptions {
+    type Error = Error;
+    fn try_from(f: WrongExamplesFields) -> Result<Self> {
+        let d = WrongExamplesOptions::default();
+        let m = d.metrics;
+        Ok(WrongExamplesOptions {
+            n: f.n.unwrap_or(d.n),
+            metrics: MetricsOptions {
+                simulated_top_k_reader: f.simulated_top_k_reader.unwrap_or(m.simulated_top_k_reader),
+                simulated_top_k_retriever: f.simulated_top_k_retriever.unwrap_or(m.simulated_top_k_retriever),
+                document_scope: f.document_scope.unwrap_or(m.document_scope),
+                answer_scope: f.answer_scope.unwrap_or(m.answer_scope),
+                eval_mode: f.eval_mode.unwrap_or(m.eval_mode),
+            },
+            document_metric: f.document_metric.unwrap_or(d.document_metric),
+            answer_metric: f.answer_metric.unwrap_or(d.answer_metric),
+            document_metric_threshold: f.document_metric_threshold.unwrap_or(d.document_metric_threshold),
+            answer_metric_threshold: f.answer_metric_threshold.unwrap_or(d.answer_metric_threshold),
+        })
     }
 }
 

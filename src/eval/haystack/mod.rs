@@ -1,4 +1,4 @@
-//! Pipeline evaluation in the style of Haystack 1.x's `EvaluationResult` (seeds 001/003, PARITY §8).
+//! Pipeline evaluation in the style of Haystack 1.x's `EvaluationResult` (seeds 001/003, docs/parity.md §8).
 //!
 //! - [`build`]: labels ([`MultiLabel`]) + a node's predictions → the node's rows, with Haystack's columns
 //!   (gold ids/contexts/answers, `*_match`, EM/F1 and their `*_scope` variants, rank, type, node, eval_mode).

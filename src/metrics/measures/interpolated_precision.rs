@@ -6,12 +6,14 @@
 //! fewer than c relevant documents were retrieved. c = 0 behaves as the first relevant document.
 
 /// How a recall level becomes a number of relevant documents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
 pub enum RecallRounding {
     /// trec_eval 10.0: c = round(x × R).
     #[default]
+    #[serde(rename = "trec_eval_10")]
     TrecEval10,
     /// trec_eval 9.x and pytrec_eval: c = ⌊x × R + 0.9⌋.
+    #[serde(rename = "trec_eval_9")]
     TrecEval9,
 }
 

@@ -68,6 +68,33 @@ impl FusionMethod {
     }
 }
 
+/// The options of [`fuse`], as JS and JSON give them: `{method, k, weights, norm}`; `norm: null` is no
+/// normalisation, an absent `norm` is min-max.
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct FusionOptions {
+    /// ranx's method name; default `"rrf"`.
+    pub method: String,
+    /// RRF's constant (default 60).
+    pub k: Option<f64>,
+    /// `wsum`'s weights, one per run.
+    pub weights: Option<Vec<f64>>,
+    pub norm: Option<Normalization>,
+}
+
+impl Default for FusionOptions {
+    fn default() -> Self {
+        FusionOptions { method: "rrf".into(), k: None, weights: None, norm: Some(Normalization::default()) }
+    }
+}
+
+impl FusionOptions {
+    /// The method and the normalisation these options name.
+    pub fn method_and_norm(self) -> Result<(FusionMethod, Normalization)> {
+        Ok((FusionMethod::parse(&self.method, self.k, self.weights)?, self.norm.unwrap_or(Normalization::None)))
+    }
+}
+
 /// Fuses `runs` into one run (see the module docs). Runs are validated (finite scores, no repeated ids); errors
 /// name `runs[i].query.doc`.
 pub fn fuse(runs: &[Run], method: &FusionMethod, norm: Normalization) -> Result<Run> {

@@ -31,6 +31,8 @@ pub enum Normalization {
     Rank,
 }
 
+crate::deserialize_by_parse!(Normalization, |s| Normalization::parse("", s));
+
 impl Normalization {
     /// ranx's names: `"min-max"`, `"max"`, `"sum"`, `"zmuv"` (also `"z-score"`), `"rank"`, and `"none"`.
     pub fn parse(field: &str, s: &str) -> Result<Self> {

@@ -1,0 +1,80 @@
+//! The options of `evaluate` and `compare` as JavaScript and JSON give them: a profile's measures and settings
+//! (`profile: "haystack"`), then each option given on top of them.
+
+use super::comparison::PermutationSettings;
+use super::{parse_measures, profile, EvalOptions, MeasureRequest, QueryScope, RecallRounding, TiePolicy};
+use crate::error::{Error, Result};
+
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct EvaluateOptions {
+    /// Grades ≥ this are relevant (trec_eval `-l`).
+    pub relevance_level: Option<i64>,
+    /// Every query of the qrels (trec_eval `-c`): the same as `scope: "qrels"`.
+    pub complete: Option<bool>,
+    pub scope: Option<QueryScope>,
+    /// Keep the top n of each query after ranking (trec_eval `-M`).
+    pub max_results: Option<usize>,
+    pub ties: Option<TiePolicy>,
+    /// Documents in the collection (trec_eval `-N`).
+    pub collection_size: Option<u64>,
+    /// The measures and settings of another tool (see [`profile`]).
+    pub profile: Option<String>,
+    /// A run's repeated document keeps its first score instead of being an error (read when a run is parsed).
+    pub keep_first_duplicate: Option<bool>,
+    pub recall_rounding: Option<RecallRounding>,
+    /// Permutations of `compare`'s randomisation test (default 1000).
+    pub trials: Option<u32>,
+    /// Seed of `compare`'s randomisation test (default 42).
+    pub seed: Option<u64>,
+}
+
+impl EvaluateOptions {
+    /// The measures to compute (`measures` when given, else the profile's) and the settings.
+    pub fn resolve(&self, measures: &[String]) -> Result<(Vec<MeasureRequest>, EvalOptions)> {
+        let (mut requests, mut eval) = match &self.profile {
+            Some(name) => {
+                let p = profile(name)?;
+                (p.measures, p.options)
+            }
+            None => (Vec::new(), EvalOptions::default()),
+        };
+        if !measures.is_empty() {
+            requests = parse_measures(measures)?;
+        }
+        if requests.is_empty() {
+            return Err(Error::invalid("measures", "no measure given (pass names such as ['map', 'ndcg@10'], or options.profile)"));
+        }
+        if let Some(level) = self.relevance_level {
+            eval.ranking.relevance_level = level;
+        }
+        if let Some(max) = self.max_results {
+            eval.ranking.max_results = Some(max);
+        }
+        if let Some(size) = self.collection_size {
+            eval.collection_size = size;
+        }
+        if let Some(ties) = self.ties {
+            eval.ranking.ties = ties;
+        }
+        if let Some(scope) = self.scope {
+            eval.scope = scope;
+        }
+        if let Some(rounding) = self.recall_rounding {
+            eval.recall_rounding = rounding;
+        }
+        if self.complete == Some(true) {
+            eval.scope = QueryScope::AllQrels;
+        }
+        Ok((requests, eval))
+    }
+
+    /// The randomisation test's settings.
+    pub fn permutation(&self) -> Result<PermutationSettings> {
+        let defaults = PermutationSettings::default();
+        if self.trials == Some(0) {
+            return Err(Error::invalid("options.trials", "must be at least 1"));
+        }
+        Ok(PermutationSettings { trials: self.trials.unwrap_or(defaults.trials), seed: self.seed.unwrap_or(defaults.seed) })
+    }
+}

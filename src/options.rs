@@ -1,0 +1,162 @@
+//! Option structs read from JSON: the one place where serde's errors become [`Error`]s.
+//!
+//! Every option struct of the API derives `Deserialize` with `rename_all = "camelCase"` and
+//! `deny_unknown_fields`: the names users write in JavaScript (`topK`, `batchSize`) are the struct's fields, so
+//! adding an option is adding a field, and a misspelt key is an error instead of a setting silently ignored.
+//! [`from_json`] names the field at fault (`options.topK`), the closest valid name of an unknown key, and keeps
+//! the stable code of a value its type refused (`norm: "borda"` is `UNSUPPORTED`, see [`refused`]).
+
+use crate::error::{Error, ErrorCode, Result};
+use serde::de::{self, DeserializeOwned, Visitor};
+use serde_json::Value;
+
+/// Marks a crate [`Error`] carried through serde as a message (see [`refused`]).
+const MARK: char = '\u{1}';
+
+/// Reads option struct `T` from `value` (`null` reads as `{}`); errors name `path.field` (`field` alone when
+/// `path` is empty, as for the options of a call whose fields are documented by name).
+pub fn from_json<T: DeserializeOwned>(path: &str, value: Value) -> Result<T> {
+    let value = match value {
+        Value::Null => Value::Object(Default::default()),
+        // serde would read an array as the struct's fields in order
+        Value::Object(_) => value,
+        other => return Err(Error::invalid(path, format!("expected an object, got {}", crate::document::json_type(&other)))),
+    };
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let at = e.path().to_string();
+        let field = match (path, at.as_str()) {
+            (_, "." | "") => path.to_string(),
+            ("", at) => at.to_string(),
+            (path, at) => format!("{path}.{at}"),
+        };
+        describe(&field, &e.into_inner().to_string())
+    })
+}
+
+/// A crate error raised while deserializing (by a type whose `Deserialize` calls its own `parse`), carried to
+/// [`from_json`] with its code. The error's message starts with the field name the parser was given: parsers
+/// called from `Deserialize` get `""`, and [`from_json`] puts the field's path in front.
+pub fn refused<E: de::Error>(err: Error) -> E {
+    E::custom(format!("{MARK}{}{MARK}{}", err.code.as_str(), err.message))
+}
+
+/// Implements `Deserialize` for a type read from a string by its own parser (`|s: &str| -> Result<Self>`), with
+/// the parser's messages and codes. A parser that names a field in its messages should be given `""` as the
+/// field (`T::parse("", s)`): [`from_json`] names the field by its path.
+#[macro_export]
+macro_rules! deserialize_by_parse {
+    ($t:ty, $parse:expr) => {
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+                let s = <String as serde::Deserialize>::deserialize(d)?;
+                let parse: fn(&str) -> $crate::Result<$t> = $parse;
+                parse(&s).map_err($crate::options::refused)
+            }
+        }
+    };
+}
+
+fn describe(field: &str, message: &str) -> Error {
+    if let Some(rest) = message.strip_prefix(MARK) {
+        if let Some((code, text)) = rest.split_once(MARK) {
+            let code = ErrorCode::parse(code).unwrap_or(ErrorCode::InvalidArgument);
+            // the parser named no field (": …") or the field by its own name ("documentScope: …")
+            let last = field.rsplit('.').next().unwrap_or(field);
+            let text = text.strip_prefix(": ").or_else(|| text.strip_prefix(&format!("{last}: "))).unwrap_or(text);
+            return Error::new(code, format!("{field}: {text}"));
+        }
+    }
+    if let Some(rest) = message.strip_prefix("unknown field ") {
+        // the path already ends with the unknown key
+        let (name, valid) = names(rest);
+        return Error::invalid(field, unknown("option", &name, &valid));
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        let (name, valid) = names(rest);
+        return Error::invalid(field, unknown("value", &name, &valid));
+    }
+    if let Some(rest) = message.strip_prefix("invalid type: ").or_else(|| message.strip_prefix("invalid value: ")) {
+        if let Some((got, expected)) = rest.rsplit_once(", expected ") {
+            return Error::invalid(field, format!("expected {}, got {got}", expectation(expected)));
+        }
+    }
+    if let Some(rest) = message.strip_prefix("missing field ") {
+        let name = rest.trim_matches('`');
+        return Error::invalid(&if field.is_empty() { name.to_string() } else { format!("{field}.{name}") }, "is required");
+    }
+    Error::invalid(field, message)
+}
+
+/// The backticked name and the valid names of serde's "`x`, expected one of `a`, `b`" (or "`a` or `b`").
+fn names(rest: &str) -> (String, Vec<String>) {
+    let mut quoted = rest.split('`').skip(1).step_by(2).map(str::to_string);
+    let name = quoted.next().unwrap_or_default();
+    (name, quoted.collect())
+}
+
+/// "unknown option \"topk\": did you mean \"topK\"? (valid: …)".
+fn unknown(what: &str, name: &str, valid: &[String]) -> String {
+    let mut text = format!("unknown {what} {name:?}");
+    if let Some(best) = closest(name, valid) {
+        text.push_str(&format!(": did you mean {best:?}?"));
+    }
+    if valid.is_empty() {
+        text.push_str(" (none is taken here)");
+    } else {
+        text.push_str(&format!(" (valid: {})", valid.join(", ")));
+    }
+    text
+}
+
+/// The valid name nearest to `name` (case-insensitive edit distance), when it is near enough to be a typo or
+/// one name is the start of the other (`relevance` → `relevanceLevel`).
+fn closest<'a>(name: &str, valid: &'a [String]) -> Option<&'a String> {
+    let lower = name.to_lowercase();
+    valid
+        .iter()
+        .map(|v| (v, v.to_lowercase()))
+        .map(|(v, l)| (rapidfuzz::distance::levenshtein::distance(lower.chars(), l.chars()), l, v))
+        .filter(|(d, l, _)| *d <= (l.chars().count() / 3).max(2) || (lower.len() >= 3 && (l.starts_with(&lower) || lower.starts_with(l.as_str()))))
+        .min_by_key(|(d, _, _)| *d)
+        .map(|(_, _, v)| v)
+}
+
+/// serde's type names in the words a JavaScript user reads.
+fn expectation(expected: &str) -> &str {
+    match expected {
+        "usize" | "u64" | "u32" | "u16" | "u8" => "a non-negative integer",
+        "isize" | "i64" | "i32" | "i16" | "i8" => "an integer",
+        "f64" | "f32" => "a number",
+        "a sequence" => "an array",
+        "a map" => "an object",
+        e if e.starts_with("struct ") => "an object",
+        e => e,
+    }
+}
+
+/// The field names of option struct `T` as JSON sees them (what the TypeScript types must declare).
+pub fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
+    struct Fields(Option<&'static [&'static str]>);
+    impl<'de> de::Deserializer<'de> for &mut Fields {
+        type Error = de::value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> std::result::Result<V::Value, Self::Error> {
+            Err(de::Error::custom("not a struct"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> std::result::Result<V::Value, Self::Error> {
+            self.0 = Some(fields);
+            Err(de::Error::custom("fields read"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf option unit
+            unit_struct newtype_struct seq tuple tuple_struct map enum identifier ignored_any
+        }
+    }
+    let mut fields = Fields(None);
+    let _ = T::deserialize(&mut fields);
+    fields.0.unwrap_or(&[])
+}

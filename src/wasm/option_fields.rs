@@ -1,0 +1,40 @@
+//! The JSON field names of every option struct the bindings read, for tests/node/option_types.test.mjs, which
+//! checks the TypeScript option types against them (the Rust structs are the source of truth).
+
+use super::convert::to_js;
+use super::errors::{js, JsResult};
+use crate::options::field_names;
+use wasm_bindgen::prelude::*;
+
+#[doc(hidden)]
+#[wasm_bindgen(js_name = __optionFields)]
+pub fn option_fields() -> JsResult<JsValue> {
+    use crate::eval::haystack::{ContextMatching, MetricsOptions, WrongExamplesOptions};
+    use crate::metrics::EvaluateOptions;
+    use crate::rankers::adaptive_weight::{AdaptiveWeightOptions, CombineScoresOptions};
+    use crate::rankers::diversity::DiversityOptions;
+    use crate::rankers::fusion::FusionOptions;
+    use crate::rankers::lost_in_the_middle::LostInTheMiddleOptions;
+    use crate::rankers::recentness::RecentnessOptions;
+    let mut fields: Vec<(&str, &[&str])> = vec![
+        ("EvaluateOptions", field_names::<EvaluateOptions>()),
+        ("RecentnessOptions", field_names::<RecentnessOptions>()),
+        ("LostInTheMiddleOptions", field_names::<LostInTheMiddleOptions>()),
+        ("DiversityOptions", field_names::<DiversityOptions>()),
+        ("FusionOptions", field_names::<FusionOptions>()),
+        ("AdaptiveWeightOptions", field_names::<AdaptiveWeightOptions>()),
+        ("CombineScoresOptions", field_names::<CombineScoresOptions>()),
+        ("MetricsOptions", field_names::<MetricsOptions>()),
+        ("WrongExamplesOptions", field_names::<WrongExamplesOptions>()),
+        ("ContextMatching", field_names::<ContextMatching>()),
+    ];
+    #[cfg(feature = "cpu")]
+    {
+        use crate::inference::{LoadOptions, RerankOptions};
+        fields.push(("RerankOptions", field_names::<RerankOptions>()));
+        fields.push(("LoadOptions", field_names::<LoadOptions>()));
+    }
+    let map: serde_json::Map<String, serde_json::Value> =
+        fields.into_iter().map(|(name, f)| (name.to_string(), serde_json::json!(f))).collect();
+    js(to_js(&map))
+}
