@@ -6,7 +6,7 @@ import { loadBytes, type LoadProgress, type ModelSource, type SourceCache } from
 import { HubRepo, poolingOf, resolveGraph, type Dtype, type HubOptions } from "./hub.js";
 import { freeQuietly, guarded, wasmRestarts } from "./runtime.js";
 import type { Document } from "./document.js";
-import { WebGpuCore, deviceOption, runtimeHasWebGpu, type RankerCore, type WebGpuInfo } from "./webgpu_cross_encoder.js";
+import { WebGpuCore, placeDevice, runtimeHasWebGpu, type RankerCore, type WebGpuInfo } from "./webgpu_cross_encoder.js";
 import { WebGpuEmbedderCore } from "./webgpu_embedder.js";
 
 /** Where a model runs: `"webgpu"` (our WGSL kernels, parity-checked) or `"cpu"` (tract in wasm). */
@@ -135,7 +135,6 @@ async function loadFiles(options: ModelLoadOptions) {
   if (options === null || typeof options !== "object") invalidArgument("options", "expected {model, tokenizer, …}");
   // the keys this wrapper consumes (files, I/O, device); the rest are the model's options, read by Rust
   const { model: _m, tokenizer: _t, config: _c, externalData: _e, device: _d, onWarning: _w, onProgress: _p, signal: _s, cache: _k, ...limits } = options;
-  const device = deviceOption(options.device);
   if (options.model === undefined) invalidArgument("model", "required (URL, bytes or file path)");
   if (options.tokenizer === undefined) invalidArgument("tokenizer", "required (URL, bytes or file path)");
   const io = { onProgress: options.onProgress, signal: options.signal, cache: options.cache };
@@ -146,7 +145,7 @@ async function loadFiles(options: ModelLoadOptions) {
   ]);
   const external = await externalFiles(options.model, model, options.externalData, io);
   options.signal?.throwIfAborted();
-  return { model, tokenizer, config, external, limits, device };
+  return { model, tokenizer, config, external, limits };
 }
 
 /** The files of Hub repo `modelId` (see pkg/hub.ts) as `load` options. */
@@ -154,8 +153,8 @@ async function pretrainedFiles(modelId: string, options: PretrainedOptions): Pro
   if (options === null || typeof options !== "object") invalidArgument("options", "expected an object");
   const io = { onProgress: options.onProgress, signal: options.signal, cache: options.cache };
   const repo = new HubRepo(modelId, options, io);
-  const device = deviceOption(options.device);
-  const gpu = device === "webgpu" || (device === "auto" && runtimeHasWebGpu());
+  // the graph's default dtype follows where the model will start (warnings are `load`'s to give)
+  const gpu = (wasm.placeDevice(options.device ?? null, runtimeHasWebGpu(), undefined) as { tryGpu: boolean }).tryGpu;
   const [graph, tokenizer, config] = await Promise.all([
     resolveGraph(repo, options.dtype as Dtype | undefined, gpu ? "fp32" : "q8", options.onWarning),
     repo.fetch("tokenizer.json"),
@@ -186,8 +185,9 @@ export class CrossEncoder {
 
   /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */
   static async load(options: ModelLoadOptions): Promise<CrossEncoder> {
-    const { model, tokenizer, config, external, limits, device } = await loadFiles(options);
-    const gpu = await guarded("model", () => WebGpuCore.load({ model, tokenizer, config, external }, limits, device, options.onWarning));
+    const placement = guarded("device", () => placeDevice(options?.device, options?.onWarning));
+    const { model, tokenizer, config, external, limits } = await loadFiles(options);
+    const gpu = await guarded("model", () => WebGpuCore.load({ model, tokenizer, config, external }, limits, placement, options.onWarning));
     return new CrossEncoder(gpu ?? guarded("model", () => wasm.CrossEncoderCore.load(model, tokenizer, config ?? null, limits, external)));
   }
 
@@ -295,18 +295,13 @@ export class Embedder {
 
   /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */
   static async load(options: EmbedderLoadOptions): Promise<Embedder> {
-    const { pooling: _pooling, normalize: _normalize, ...modelOptions } = options ?? ({} as EmbedderLoadOptions);
-    const { model, tokenizer, config, external, limits, device } = await loadFiles(modelOptions);
+    if (options === null || typeof options !== "object") invalidArgument("options", "expected {model, tokenizer, …}");
+    const { pooling: _pooling, normalize: _normalize, ...modelOptions } = options;
     const pooling = options.pooling ?? "mean";
-    if (!["mean", "cls", "lastToken"].includes(pooling)) invalidArgument("pooling", `expected "mean", "cls" or "lastToken", got ${JSON.stringify(pooling)}`);
     if (options.normalize !== undefined && typeof options.normalize !== "boolean") invalidArgument("normalize", "expected a boolean");
-    let gpuDevice = device;
-    if (pooling !== "mean" && device !== "cpu") {
-      // the WGSL pipeline ends in mean pooling
-      if (device === "webgpu") options.onWarning?.(`WebGPU embedders pool by mean; "${pooling}" pooling runs on the CPU`);
-      gpuDevice = "cpu";
-    }
-    const gpu = await guarded("model", () => WebGpuEmbedderCore.load({ model, tokenizer, config, external }, limits, gpuDevice, options.onWarning));
+    const placement = guarded("device", () => placeDevice(options.device, options.onWarning, pooling));
+    const { model, tokenizer, config, external, limits } = await loadFiles(modelOptions);
+    const gpu = await guarded("model", () => WebGpuEmbedderCore.load({ model, tokenizer, config, external }, limits, placement, options.onWarning));
     const core = gpu ?? guarded("model", () => wasm.EmbedderCore.load(model, tokenizer, config ?? null, limits, external, pooling));
     return new Embedder(core, options.normalize ?? false);
   }

@@ -1,12 +1,10 @@
 // The WebGPU engine behind `CrossEncoder.load({device: "webgpu" | "auto"})`: rerankit's own WGSL kernels (Rust,
 // wgpu over the browser's WebGPU), checked on first use against the CPU path (parity probe, max |Δlogit| ≤ 1e-3),
-// with the CPU (tract in wasm) as fallback. Device choice:
-//   "cpu"    never touches WebGPU (the default).
-//   "auto"   WebGPU when the runtime has it and the model is supported; in runtimes without `navigator.gpu`
-//            (Node, Deno, Cloudflare Workers) the CPU, silently.
-//   "webgpu" as "auto", but a runtime without WebGPU is reported through `onWarning` before the CPU is used.
-// Once loaded, every fallback (no adapter, unsupported graph such as int8, failed probe, GPU error) calls
-// `onWarning` and `ranker.device` becomes "cpu"; a model never returns an answer the CPU path would not.
+// with the CPU (tract in wasm) as fallback. The device names, the default ("cpu") and the fallbacks decided before
+// loading are Rust's (src/inference/device.rs, through `placeDevice`); this file looks at the runtime
+// (`navigator.gpu`), queues calls and names the adapter. Once loaded, every fallback (no adapter, unsupported
+// graph such as int8, failed probe, GPU error) calls `onWarning` and `ranker.device` becomes "cpu"; a model never
+// returns an answer the CPU path would not.
 import * as wasm from "./wasm/rerankit.js";
 import { invalidArgument } from "./errors.js";
 
@@ -74,11 +72,20 @@ export async function browserAdapterLabel(): Promise<string | undefined> {
   }
 }
 
-/** Checks `device` (default `"cpu"`). */
-export function deviceOption(device: unknown): DeviceOption {
-  if (device === undefined) return "cpu";
-  if (device !== "cpu" && device !== "webgpu" && device !== "auto") invalidArgument("device", `expected "webgpu", "cpu" or "auto", got ${JSON.stringify(device)}`);
-  return device;
+/** Where a load starts: the device asked for, whether to try WebGPU, and the warning owed when a wanted GPU is not
+ *  tried. The rules (names, default "cpu", fallbacks) are Rust's, in src/inference/device.rs. */
+export interface Placement {
+  device: DeviceOption;
+  tryGpu: boolean;
+  warning: string | null;
+}
+
+/** The placement of a model asked to run on `device` (an embedder passes its pooling); reports the warning. */
+export function placeDevice(device: unknown, onWarning: unknown, pooling?: string): Placement {
+  if (onWarning !== undefined && typeof onWarning !== "function") invalidArgument("onWarning", "expected a function (message) => void");
+  const placement = wasm.placeDevice(device ?? null, runtimeHasWebGpu(), pooling) as Placement;
+  if (placement.warning !== null) (onWarning as ((message: string) => void) | undefined)?.(placement.warning);
+  return placement;
 }
 
 /** What both WebGPU cores of the wasm module (cross-encoder, embedder) report. */
@@ -88,20 +95,6 @@ interface WasmWebGpuCore {
   readonly probe: ProbeReport | undefined;
   readonly warnings: string[];
   free(): void;
-}
-
-/**
- * Whether to try WebGPU for `device`: `false` for "cpu", and for a runtime without WebGPU (with a warning when
- * "webgpu" was asked for).
- */
-export function wantsWebGpu(device: DeviceOption, onWarning: ((message: string) => void) | undefined): boolean {
-  if (onWarning !== undefined && typeof onWarning !== "function") invalidArgument("onWarning", "expected a function (message) => void");
-  if (device === "cpu") return false;
-  if (!runtimeHasWebGpu()) {
-    if (device === "webgpu") onWarning?.("WebGPU unavailable, using the CPU: this runtime has no navigator.gpu (WebGPU runs in browsers and dedicated workers)");
-    return false;
-  }
-  return true;
 }
 
 /** A wasm WebGPU core behind a call queue: concurrent calls on one model run one after another. */
@@ -152,10 +145,11 @@ export class WebGpuCore extends QueuedWebGpuCore<wasm.WebGpuCrossEncoderCore> im
   static async load(
     files: { model: Uint8Array; tokenizer: Uint8Array; config: Uint8Array | undefined; external?: { location: string; bytes: Uint8Array }[] },
     limits: { maxLength?: number; maxQueryTokens?: number },
-    device: DeviceOption,
+    placement: Placement,
     onWarning: ((message: string) => void) | undefined,
   ): Promise<WebGpuCore | null> {
-    if (!wantsWebGpu(device, onWarning)) return null;
+    if (!placement.tryGpu) return null;
+    const device = placement.device;
     const warn = onWarning === undefined ? undefined : (m: string) => onWarning(m);
     const core = await wasm.WebGpuCrossEncoderCore.load(files.model, files.tokenizer, files.config ?? null, limits, files.external, device, warn);
     return new WebGpuCore(core, await QueuedWebGpuCore.label(core));

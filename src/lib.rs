@@ -6,6 +6,7 @@
 //! - [`document`]: Haystack's Document / Span / Answer / Label / MultiLabel schema with compatible ids.
 //! - [`error`]: the one error type, with stable codes.
 //! - [`metrics`]: trec_eval-exact retrieval metrics.
+//! - [`python`]: Python's `str`/`repr`, `json.dumps`, `==`, truthiness and numpy's sort, where parity needs them.
 //! - [`options`]: option structs read from JSON, with errors that name the field.
 //! - [`rankers`]: recentness, lost-in-the-middle, diversity, rank fusion, adaptive weight.
 
@@ -16,6 +17,7 @@ pub mod inference;
 pub mod eval;
 pub mod metrics;
 pub mod options;
+pub mod python;
 pub mod rankers;
 
 pub use document::Document;

@@ -1,6 +1,7 @@
 //! `Label` and `MultiLabel` (seeds 001/003; Haystack 1.x semantics).
 
-use super::{id, json_type, python_json, python_repr, Answer, Document};
+use super::{id, json_type, Answer, Document};
+use crate::python::{json as python_json, repr as python_repr};
 use crate::error::{Error, Result};
 use md5::{Digest, Md5};
 use serde_json::{Map, Value};

@@ -5,13 +5,12 @@ mod answer;
 pub mod dict;
 pub mod id;
 mod label;
-pub mod python_json;
-pub mod python_repr;
 
 pub use answer::{Answer, AnswerType, Span};
 pub use label::{Label, LabelOrigin, MultiLabel};
 
 use crate::error::{Error, Result};
+use crate::python::repr as python_repr;
 use serde_json::{Map, Value};
 
 /// What a document's `content` holds.

@@ -19,7 +19,8 @@ use super::onnx_import::prepare;
 use super::model_info::{parse_config, ModelInfo};
 use super::tokenization::PairTokenizer;
 use super::{LoadOptions, ModelFiles};
-use crate::document::python_repr;
+use crate::python::repr as python_repr;
+use crate::python::values::truthy;
 use crate::{Document, Error, Result};
 use serde_json::Value;
 
@@ -322,18 +323,6 @@ pub fn model_text(content: &str, meta: &serde_json::Map<String, Value>, meta_fie
     }
     parts.push(content.to_string());
     parts.join("\n")
-}
-
-/// Python truthiness of a JSON value.
-fn truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
-    }
 }
 
 fn at(e: Error, path: &str) -> Error {

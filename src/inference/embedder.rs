@@ -37,6 +37,14 @@ impl Pooling {
             other => Err(Error::invalid("pooling", format!("expected \"mean\", \"cls\" or \"lastToken\", got {other:?}"))),
         }
     }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Pooling::Mean => "mean",
+            Pooling::Cls => "cls",
+            Pooling::LastToken => "lastToken",
+        }
+    }
 }
 
 /// A loaded bi-encoder.

@@ -16,6 +16,7 @@
 pub mod batching;
 pub mod cpu;
 pub mod cross_encoder;
+pub mod device;
 pub mod embedder;
 pub mod model_info;
 pub mod onnx_import;
@@ -24,6 +25,7 @@ pub mod tokenization;
 #[cfg(feature = "webgpu")] pub mod webgpu;
 
 pub use cross_encoder::{BatchDocuments, BatchRanking, CrossEncoder, Ranked, RerankOptions};
+pub use device::{place, Device, Placement};
 pub use embedder::{Embedder, Pooling};
 pub use onnx_import::ExternalFile;
 

@@ -7,7 +7,7 @@ use super::convert::{read_options, to_js, to_json, to_json_object};
 use super::errors::{js, JsResult};
 use crate::inference::cross_encoder::model_text;
 use crate::inference::onnx_import::{decode, external_data};
-use crate::inference::{CrossEncoder, Embedder, ExternalFile, ModelFiles, Pooling, Ranked, RerankOptions};
+use crate::inference::{place, CrossEncoder, Device, Embedder, ExternalFile, ModelFiles, Pooling, Ranked, RerankOptions};
 use crate::{Error, Result};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -83,6 +83,22 @@ pub(super) fn external_files(value: &JsValue) -> Result<Vec<ExternalFile>> {
             Ok(ExternalFile { location, bytes: bytes.unchecked_into::<js_sys::Uint8Array>().to_vec() })
         })
         .collect()
+}
+
+/// Where a model asked to run on `device` starts (src/inference/device.rs): `{device, tryGpu, warning}`.
+/// `runtimeHasWebGpu` is the wrapper's look at the runtime; `pooling` an embedder's pooling, if any.
+#[wasm_bindgen(js_name = placeDevice)]
+pub fn place_device(device: JsValue, runtime_has_webgpu: bool, pooling: Option<String>) -> JsResult<JsValue> {
+    js((|| {
+        let device = match to_json("device", &device)? {
+            Value::Null => Device::default(),
+            Value::String(s) => Device::parse("device", &s)?,
+            other => return Err(Error::invalid("device", format!("expected \"webgpu\", \"cpu\" or \"auto\", got {other}"))),
+        };
+        let pooling = pooling.as_deref().map(Pooling::parse).transpose()?;
+        let p = place(device, runtime_has_webgpu, pooling);
+        to_js(&serde_json::json!({"device": p.device.as_str(), "tryGpu": p.try_gpu, "warning": p.warning}))
+    })())
 }
 
 /// The external-data files (`location`s, relative to the model) that the graph's tensors name: what a loader

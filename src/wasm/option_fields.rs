@@ -16,6 +16,7 @@ pub fn option_fields() -> JsResult<JsValue> {
     use crate::rankers::fusion::FusionOptions;
     use crate::rankers::lost_in_the_middle::LostInTheMiddleOptions;
     use crate::rankers::recentness::RecentnessOptions;
+    #[cfg_attr(not(feature = "cpu"), allow(unused_mut))]
     let mut fields: Vec<(&str, &[&str])> = vec![
         ("EvaluateOptions", field_names::<EvaluateOptions>()),
         ("RecentnessOptions", field_names::<RecentnessOptions>()),

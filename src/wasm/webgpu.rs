@@ -115,7 +115,7 @@ impl WebGpuCrossEncoderCore {
         device: String,
         on_warning: Option<js_sys::Function>,
     ) -> JsResult<WebGpuCrossEncoderCore> {
-        let device = js(Device::parse(&device))?;
+        let device = js(Device::parse("device", &device))?;
         let limits = js(read_options("options", &options))?;
         let external = js(external_files(&external))?;
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };
@@ -197,7 +197,7 @@ impl WebGpuEmbedderCore {
         device: String,
         on_warning: Option<js_sys::Function>,
     ) -> JsResult<WebGpuEmbedderCore> {
-        let device = js(Device::parse(&device))?;
+        let device = js(Device::parse("device", &device))?;
         let limits = js(read_options("options", &options))?;
         let external = js(external_files(&external))?;
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };

@@ -2,8 +2,8 @@
 //! 1.26.4.post0 itself (scripts/fixtures/haystack/make_haystack_eval.py) on SciFact-based labels/predictions.
 
 use rerankit::eval::haystack::context::calculate_context_similarity;
-use rerankit::eval::haystack::metrics::{AnswerScope, DocumentScope, EvalMode, MetricsOptions, WrongExamplesOptions};
-use rerankit::eval::haystack::numpy_argsort::argsort_quicksort;
+use rerankit::eval::haystack::{AnswerScope, DocumentScope, EvalMode, MetricsOptions, WrongExamplesOptions};
+use rerankit::python::numpy_argsort::argsort_quicksort;
 use rerankit::eval::haystack::{parse_eval_input, ContextMatching, EvaluationResult, NodeTable};
 use serde_json::Value;
 use std::io::Read;

@@ -7,7 +7,7 @@
 #![cfg(feature = "cpu")]
 
 
-use rerankit::eval::haystack::metrics::{AnswerScope, EvalMode, MetricsOptions, WrongExamplesOptions};
+use rerankit::eval::haystack::{AnswerScope, EvalMode, MetricsOptions, WrongExamplesOptions};
 use rerankit::eval::haystack::sas::{BiEncoderSas, CrossEncoderSas, SasScorer};
 use rerankit::eval::haystack::{EvaluationResult, NodeTable};
 use serde_json::Value;

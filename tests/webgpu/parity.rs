@@ -194,9 +194,9 @@ fn device_cpu_never_opens_the_gpu() {
     let (ce, heard) = gpu_cross_encoder("small-ce-1", "model.onnx", Device::Cpu);
     assert_eq!(ce.device(), "cpu");
     assert!(heard.borrow().is_empty() && ce.adapter().is_none());
-    assert_eq!(Device::parse("auto").unwrap(), Device::Auto);
-    assert_eq!(Device::parse("webgpu").unwrap(), Device::WebGpu);
-    assert_eq!(Device::parse("tpu").unwrap_err().code, ErrorCode::InvalidArgument);
+    assert_eq!(Device::parse("device", "auto").unwrap(), Device::Auto);
+    assert_eq!(Device::parse("device", "webgpu").unwrap(), Device::WebGpu);
+    assert_eq!(Device::parse("device", "tpu").unwrap_err().code, ErrorCode::InvalidArgument);
 }
 
 #[test]

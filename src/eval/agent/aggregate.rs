@@ -2,7 +2,7 @@
 //! § "Aggregate metrics"), with Python's number semantics: integer sums stay integers, `statistics.mean` is
 //! the exactly rounded mean (an integer when it divides), `median` of an even count is a float.
 
-use super::py;
+use crate::python::values as py;
 use serde_json::{Map, Value};
 
 const METRICS: [&str; 9] = [

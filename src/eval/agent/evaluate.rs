@@ -1,7 +1,8 @@
 //! `run_evaluation` without the LLM: one output object per reference question, in graphrag-eval's shape.
 
 use super::input::Responses;
-use super::{py, steps};
+use super::steps;
+use crate::python::values as py;
 use serde_json::{Map, Value};
 
 /// Keys copied from the response record when present.

@@ -16,7 +16,7 @@
 
 use super::evaluate::{questions, response_for};
 use super::input::Responses;
-use super::py;
+use crate::python::values as py;
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
 
@@ -417,7 +417,7 @@ pub fn python_format(template: &str, values: &Map<String, Value>) -> std::result
 }
 
 fn json_escape_ascii(s: &str, out: &mut String) {
-    crate::document::python_json::write_str(out, s);
+    crate::python::json::write_str(out, s);
 }
 
 /// Python's `json.dumps(value, indent=2)` (ensure_ascii, `", "`→`","` at line ends, `": "`).
@@ -428,7 +428,7 @@ pub fn dumps_indent2(v: &Value) -> String {
             Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Value::Number(n) => {
                 if n.is_f64() {
-                    out.push_str(&crate::document::python_repr::repr_float(n.as_f64().unwrap_or(f64::NAN)))
+                    out.push_str(&crate::python::repr::repr_float(n.as_f64().unwrap_or(f64::NAN)))
                 } else {
                     out.push_str(&n.to_string())
                 }

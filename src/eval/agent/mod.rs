@@ -19,7 +19,6 @@ pub mod aggregate;
 pub mod evaluate;
 pub mod input;
 pub mod llm;
-pub mod py;
 pub mod sparql;
 pub mod steps;
 pub mod timeseries;

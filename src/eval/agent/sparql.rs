@@ -7,8 +7,8 @@
 //!   term: xsd integer types as integers, xsd decimal/double/float truncated to 5 decimals, xsd:boolean as
 //!   `True`/`False`, everything else its lexical value; an unbound cell is `None`.
 
-use super::py;
-use crate::document::python_repr::repr_float;
+use crate::python::values as py;
+use crate::python::repr::repr_float;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 

@@ -1,6 +1,7 @@
 //! Step matching, match scores and `steps_score` (graphrag-eval `docs/steps.md`).
 
-use super::{py, sparql, timeseries};
+use super::{sparql, timeseries};
+use crate::python::values as py;
 use serde_json::{Map, Value};
 
 /// One match: (reference group, step index in the group, actual step index, score).

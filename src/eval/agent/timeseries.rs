@@ -1,7 +1,7 @@
 //! `retrieve_time_series` and `retrieve_data_points` step comparison (graphrag-eval `docs/steps.md`
 //! § "Time-series comparison" and § "Data-points comparison").
 
-use super::py;
+use crate::python::values as py;
 use chrono::{DateTime, Duration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Utc};
 use serde_json::{Map, Value};
 

@@ -10,8 +10,8 @@
 use super::context::calculate_context_similarity;
 use super::squad::{compute_exact, get_tokens};
 use super::table::{Cell, NodeTable};
-use crate::document::python_json::dumps_sorted;
-use crate::document::python_repr::str_of;
+use crate::python::json::dumps_sorted;
+use crate::python::repr::str_of;
 use crate::document::{Document, MultiLabel};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};

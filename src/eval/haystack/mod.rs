@@ -5,7 +5,6 @@
 //! - [`metrics`]: `calculate_metrics` (six document scopes, four answer scopes, simulated top-k, eval mode) and
 //!   `wrong_examples`.
 //! - [`squad`]: the official SQuAD normalisation, EM/F1, and `evaluate-v1.1.py` / `evaluate-v2.0.py` outputs.
-//! - [`numpy_argsort`]: the tie order of pandas `sort_values` (numpy's portable quicksort) for `wrong_examples`.
 //! - [`context`]: Haystack's fuzzy context similarity (rapidfuzz `partial_ratio_alignment`).
 //! - [`sas`]: semantic answer similarity through a [`sas::SasScorer`].
 //! - [`table`]: rows as a table, CSV exactly as `EvaluationResult.save` writes it, and back.
@@ -14,14 +13,13 @@
 
 pub mod build;
 pub mod context;
-pub mod metrics;
-pub mod numpy_argsort;
+pub mod node_metrics;
 pub mod sas;
 pub mod squad;
 pub mod table;
 
 pub use build::{build_node_table, ContextMatching, NodePredictions, PredictedAnswer};
-pub use metrics::{AnswerScope, DocumentScope, EvalMode, MetricsOptions, WrongExamplesOptions};
+pub use node_metrics::{AnswerScope, DocumentScope, EvalMode, MetricsOptions, WrongExamplesOptions};
 pub use table::{Cell, NodeTable};
 
 use crate::document::{Document, Label, MultiLabel};
@@ -84,13 +82,13 @@ impl EvaluationResult {
 
     /// `calculate_metrics(...)`: `{node: {metric: value}}`.
     pub fn calculate_metrics(&self, o: &MetricsOptions) -> Result<Vec<(String, Map<String, Value>)>> {
-        self.node_results.iter().map(|(n, t)| Ok((n.clone(), metrics::node_metrics(t, o, self.retriever())?))).collect()
+        self.node_results.iter().map(|(n, t)| Ok((n.clone(), node_metrics::node_metrics(t, o, self.retriever())?))).collect()
     }
 
     /// `wrong_examples(node, ...)`.
     pub fn wrong_examples(&self, node: &str, o: &WrongExamplesOptions) -> Result<Vec<Value>> {
         let t = self.node(node).ok_or_else(|| Error::invalid("node", format!("unknown node {node:?} (nodes: {})", self.node_names().join(", "))))?;
-        metrics::wrong_examples(t, o, self.retriever())
+        node_metrics::wrong_examples(t, o, self.retriever())
     }
 
     pub fn node_names(&self) -> Vec<String> {

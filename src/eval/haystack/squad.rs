@@ -311,7 +311,7 @@ pub fn dumps_official(output: &Map<String, Value>, version: SquadVersion) -> Str
 
 fn py_number(v: &Value) -> String {
     match v {
-        Value::Number(n) if n.is_f64() => crate::document::python_repr::repr_float(n.as_f64().unwrap_or(0.0)),
+        Value::Number(n) if n.is_f64() => crate::python::repr::repr_float(n.as_f64().unwrap_or(0.0)),
         other => other.to_string(),
     }
 }
@@ -322,7 +322,7 @@ pub fn dumps_flat(output: &Map<String, Value>) -> String {
         .iter()
         .map(|(k, v)| {
             let val = match v {
-                Value::Number(n) if n.is_f64() => crate::document::python_repr::repr_float(n.as_f64().unwrap_or(0.0)),
+                Value::Number(n) if n.is_f64() => crate::python::repr::repr_float(n.as_f64().unwrap_or(0.0)),
                 other => other.to_string(),
             };
             format!("{}: {}", Value::String(k.clone()), val)

@@ -12,7 +12,7 @@
 //! known list column with a Python-literal parser, a known text column as text, anything else as a number
 //! when it parses as one; an empty field is `None` (`""` in text columns). Saving what was loaded gives the same bytes back.
 
-use crate::document::python_repr::{repr, repr_float, repr_str};
+use crate::python::repr::{repr, repr_float, repr_str};
 use crate::error::{Error, Result};
 use serde_json::{Map, Number, Value};
 

@@ -25,29 +25,7 @@ use std::sync::Arc;
 /// Largest |GPU − CPU| difference the probe accepts on logits / embedding components.
 pub const PROBE_TOLERANCE: f32 = 1e-3;
 
-/// Where a model should run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Device {
-    /// WebGPU when an adapter exists and the model is supported, else the CPU.
-    #[default]
-    Auto,
-    /// The GPU is wanted (falls back to the CPU with a warning when it cannot be used).
-    WebGpu,
-    /// tract on the CPU only.
-    Cpu,
-}
-
-impl Device {
-    /// Parses `"webgpu" | "cpu" | "auto"` (`INVALID_ARGUMENT` otherwise).
-    pub fn parse(s: &str) -> Result<Self> {
-        match s {
-            "auto" => Ok(Device::Auto),
-            "webgpu" | "gpu" => Ok(Device::WebGpu),
-            "cpu" => Ok(Device::Cpu),
-            other => Err(Error::invalid("device", format!("{other:?} is not one of \"webgpu\", \"cpu\", \"auto\""))),
-        }
-    }
-}
+pub use crate::inference::device::Device;
 
 /// Called with a human-readable message whenever the GPU is given up for the CPU.
 pub type WarningFn = Box<dyn Fn(&str)>;

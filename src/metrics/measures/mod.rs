@@ -6,7 +6,7 @@ pub mod counts;
 pub mod gain_ratio;
 pub mod gain_table;
 pub mod graphrag;
-pub mod haystack;
+pub mod haystack_profile;
 pub mod interpolated_precision;
 pub mod ndcg;
 pub mod precision;
@@ -110,7 +110,7 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         Metric::RbpResid(pairs) => {
             rank_biased_precision::rank_biased_precision_residual(r, rank_biased_precision::persistence(pairs))
         }
-        Metric::Haystack(measure) => haystack::haystack_value(r, *measure),
+        Metric::Haystack(measure) => haystack_profile::haystack_value(r, *measure),
         Metric::GraphragRecall(k) => graphrag::recall_at(r, q.qrels, *k),
         Metric::GraphragAp => graphrag::average_precision(r),
     };

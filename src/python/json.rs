@@ -1,7 +1,7 @@
 //! Python's `json.dumps(value, sort_keys=True)` with its defaults (`ensure_ascii=True`, separators `", "` and
 //! `": "`), byte for byte. Haystack's `MultiLabel.id` is the MD5 of `query + json.dumps(filters, sort_keys=True)`.
 
-use super::python_repr::repr_float;
+use super::repr::repr_float;
 use serde_json::Value;
 
 /// `json.dumps(value, sort_keys=True)`.

@@ -3,7 +3,7 @@
 //! graphrag-eval compares `json.loads` results and YAML values with Python's `==`, tests them with `if x:`
 //! and prints them with `str()`; these helpers give the same answers on `serde_json::Value`.
 
-use crate::document::python_repr;
+use super::repr as python_repr;
 use serde_json::Value;
 
 /// A JSON number or bool as Python sees it: an exact integer when it is one, else a float.

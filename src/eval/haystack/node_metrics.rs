@@ -12,7 +12,7 @@
 //! `document_ids` all lie in the retriever's top k (the one node with document rows), then
 //! `simulated_top_k_reader` keeps the k best ranks (`nsmallest`, ties by position) and re-ranks them.
 
-use super::numpy_argsort::pandas_sort_order;
+use crate::python::numpy_argsort::pandas_sort_order;
 use super::table::{Cell, NodeTable};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
@@ -480,7 +480,7 @@ impl TryFrom<WrongExamplesFields> for WrongExamplesOptions {
 }
 
 /// pandas `metrics_df.sort_values(by=[metric]).head(n)`: numpy's (unstable) quicksort order of the metric,
-/// NaN last (see [`super::numpy_argsort`]); a query without the metric counts as NaN.
+/// NaN last (see [`crate::python::numpy_argsort`]); a query without the metric counts as NaN.
 fn worst(per: &PerQuery, metric: &str, n: usize) -> Vec<(String, Map<String, Value>)> {
     let values: Vec<f64> = per.iter().map(|(_, m)| m.get(metric).and_then(Value::as_f64).unwrap_or(f64::NAN)).collect();
     pandas_sort_order(&values).into_iter().take(n).map(|i| per[i].clone()).collect()

@@ -1,4 +1,6 @@
-//! Haystack 1.x `EvaluationResult` document metrics (`schema.py`, `_build_document_metrics_df`), per query.
+//! The `haystack` profile's measures (`crate::metrics::profile("haystack")`): Haystack 1.x `EvaluationResult`
+//! document metrics as a run/qrels measure (`schema.py`, `_build_document_metrics_df`), per query. The node-table
+//! metrics of `EvaluationResult.calculate_metrics` are `crate::eval::haystack::node_metrics`.
 //!
 //! Relevant = grade ≥ the relevance level; R = number of relevant documents (Haystack: the gold ids united
 //! with the retrieved documents matching the relevance criterion). Haystack's quirks are kept: with R = 0 both

@@ -1,0 +1,13 @@
+//! Python's semantics where the numbers rerankit reproduces depend on them: the tools it matches (Haystack,
+//! graphrag-eval, pandas) hash, print, compare and sort values the Python way, so the same must happen here.
+//!
+//! - [`repr`]: `str()` / `repr()` of JSON values (Haystack ids hash `str(meta)`; tables print cells).
+//! - [`json`]: `json.dumps` (with `sort_keys`), as Haystack writes ids and filters.
+//! - [`values`]: `==` (`1 == 1.0 == True`), truthiness and `str()` as graphrag-eval applies them to JSON.
+//! - [`numpy_argsort`]: numpy's unstable quicksort order, which pandas' `sort_values` gives Haystack's
+//!   `wrong_examples`.
+
+pub mod json;
+pub mod numpy_argsort;
+pub mod repr;
+pub mod values;
