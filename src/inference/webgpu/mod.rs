@@ -1,8 +1,8 @@
 //! WebGPU backend: rerankit's own WGSL kernels for BERT-family cross-encoders and bi-encoders, with a parity
 //! self-check against the CPU (tract) path and a CPU fallback.
 //!
-//! - [`kernels`]: one typed dispatcher per WGSL file in `shaders/` (embedding gather + layer norm, tiled matmul
-//!   with bias and fused exact GELU, attention, residual + layer norm, classifier head, mean pooling, GELU).
+//! - [`kernels`]: one typed dispatcher beside each WGSL kernel in `kernels/` (embedding gather + layer norm, tiled
+//!   matmul with bias and fused exact GELU, attention, residual + layer norm, classifier head, mean pooling, GELU).
 //! - [`reference`]: the same math in plain Rust, for the kernel tests.
 //! - [`context`]: device, pipeline cache, buffers, GPU-error capture, read-back.
 //! - [`weights`]: BERT weights from the ONNX graph, mapped by structure (`UNSUPPORTED` otherwise).

@@ -1,7 +1,8 @@
 // Embedding gather + layer norm, one workgroup (256 threads) per token row r = b·S + t:
 //   e = word[ids[r]] + pos[t] + type[types[r]]            (t = r mod S; type term skipped when has_type = 0)
 //   μ = Σᵢ eᵢ / H,  σ² = Σᵢ (eᵢ − μ)² / H,  out[r] = (e − μ) / √(σ² + ε) · γ + β
-// μ and 1/√(σ² + ε) come from layer_norm.wgsl's `ln_stats` (two-pass variance), prepended to this file.
+// μ and 1/√(σ² + ε) come from `ln_stats` (two-pass variance; ln_stats.wgsl, shared with layer_norm.wgsl),
+// which embeddings.rs concat!s in front of this file.
 // H ≤ 1024 (4 values per thread kept in registers).
 //
 // Bindings: 0 params, 1 ids [R] u32, 2 types [R] u32, 3 word [V, H], 4 pos [P, H], 5 type [T, H],

@@ -2,7 +2,7 @@
 //   x = hidden[b·S]                                       ([CLS] state, H)
 //   pooled = act(x · Wp + bp)    when pooler ≠ 0,  else pooled = x
 //     act by `pooler`: 1 tanh (BERT's pooler), 2 ReLU (DistilBERT's pre_classifier), 3 erf GELU (ELECTRA's
-//     classification head; gelu_erf is gelu.wgsl's, prepended by kernels.rs)
+//     classification head; gelu_erf is gelu_fn.wgsl's, concat!'d in front by classifier.rs)
 //   logits[b] = pooled · Wc + bc                          (Wc: [H, L], L = num_labels)
 // tanh is evaluated as sign(x)·(1 − e^(−2|x|)) / (1 + e^(−2|x|)), which cannot overflow. H ≤ 1024.
 //

@@ -5,25 +5,11 @@
 //   p = 0.3275911, a₁..a₅ = 0.254829592, −0.284496736, 1.421413741, −1.453152027, 1.061405429.
 // GELU needs 1 + erf(z), which for z < 0 is the complement erfc(|z|) = poly·e^(−z²): computed directly, it keeps
 // its relative accuracy in the negative tail, where 1 − (1 − erfc) would cancel in f32.
-// The lines between BEGIN/END gelu_fn are also prepended to matmul.wgsl (its fused GELU epilogue).
+// The functions (gelu_erf, one_plus_erf_as) are in gelu_fn.wgsl, which gelu.rs concat!s in front of this file;
+// matmul.rs (its fused GELU epilogue) and classifier.rs do the same.
 //
 // Bindings: 0 params {n}, 1 x [n] (read), 2 y [n] (write). Dispatch: ceil(n/256) workgroups of 256, split
 // over x and y when above 65535 (index = (wid.y·nwg.x + wid.x)·256 + lid).
-
-// BEGIN gelu_fn
-/// 1 + erf(x) with A&S 7.1.26; for x < 0 it is erfc(|x|) itself, not 1 − erf(|x|) (no cancellation).
-fn one_plus_erf_as(x: f32) -> f32 {
-    let z = abs(x);
-    let t = 1.0 / (1.0 + 0.3275911 * z);
-    let poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
-    let complement = poly * exp(-z * z);
-    return select(2.0 - complement, complement, x < 0.0);
-}
-
-fn gelu_erf(x: f32) -> f32 {
-    return 0.5 * x * one_plus_erf_as(x * 0.70710678118654752);
-}
-// END gelu_fn
 
 struct GeluParams {
     n: u32,

@@ -1,6 +1,7 @@
 // Tiled matrix product with bias and optional GELU epilogue:
 //   C[m, n] = act( Σₖ A[m, k] · W[k, n] + bias[n] ),   A: [M, K], W: [K, N] (ONNX MatMul layout), C: [M, N],
-//   act = identity (params.act = 0) or exact GELU (params.act = 1, gelu_erf from gelu.wgsl).
+//   act = identity (params.act = 0) or exact GELU (params.act = 1, gelu_erf from gelu_fn.wgsl,
+//   which matmul.rs concat!s in front of this file).
 //
 // Each workgroup (16×16 threads) computes one 64×64 tile of C, walking K in steps of 16: the 64×16 slab of A
 // and the 16×64 slab of W are staged in workgroup memory (A transposed, so both are read along the tile's

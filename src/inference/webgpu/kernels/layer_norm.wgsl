@@ -1,6 +1,8 @@
 // Residual add + layer norm, in place on the residual stream, one workgroup (256 threads) per row:
 //   y = x[r] + hidden[r],  μ = Σᵢ yᵢ / H,  σ² = Σᵢ (yᵢ − μ)² / H,
 //   hidden[r] = (y − μ) / √(σ² + ε) · γ + β
+// μ and 1/√(σ² + ε) come from `ln_stats` (ln_stats.wgsl, shared with embeddings.wgsl), which layer_norm.rs
+// concat!s in front of this file.
 // Each thread reads and writes only its own columns, so updating `hidden` in place is race-free. H ≤ 1024.
 //
 // Bindings: 0 params {rows, hidden, eps}, 1 x [R, H] (read), 2 ln [2, H] (γ then β), 3 hidden [R, H] (read/write).
@@ -15,34 +17,6 @@ struct LnParams {
 @group(0) @binding(1) var<storage, read> x: array<f32>;
 @group(0) @binding(2) var<storage, read> ln: array<f32>;
 @group(0) @binding(3) var<storage, read_write> hs: array<f32>;
-
-// BEGIN ln_stats
-// The row statistics of a layer norm over a 256-thread workgroup, each thread holding up to 4 of the row's H
-// values (column lid + 256·j, zeros past H): returns (μ, 1/√(σ² + ε)) with the two-pass variance
-// σ² = Σᵢ (vᵢ − μ)² / H (no E[x²] − μ² cancellation). Shared with embeddings.wgsl, which gets these lines prepended.
-var<workgroup> ln_red: array<f32, 256>;
-
-fn wg_sum(v: f32, lid: u32) -> f32 {
-    ln_red[lid] = v;
-    workgroupBarrier();
-    for (var s = 128u; s > 0u; s = s >> 1u) {
-        if (lid < s) { ln_red[lid] = ln_red[lid] + ln_red[lid + s]; }
-        workgroupBarrier();
-    }
-    let r = ln_red[0];
-    workgroupBarrier();
-    return r;
-}
-
-fn ln_stats(v: array<f32, 4>, h: u32, lid: u32, eps: f32) -> vec2<f32> {
-    let mean = wg_sum(v[0] + v[1] + v[2] + v[3], lid) / f32(h);
-    var q = 0.0;
-    for (var j = 0u; j < 4u; j = j + 1u) {
-        if (lid + j * 256u < h) { let d = v[j] - mean; q = q + d * d; }
-    }
-    return vec2<f32>(mean, 1.0 / sqrt(wg_sum(q, lid) / f32(h) + eps));
-}
-// END ln_stats
 
 @compute @workgroup_size(256)
 fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>,
