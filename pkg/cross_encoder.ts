@@ -249,6 +249,14 @@ export class CrossEncoder {
     return guarded("score", () => this.#core.score(pairs.map((p) => p[0]), pairs.map((p) => p[1]), options.batchSize ?? 16));
   }
 
+  /**
+   * Haystack's semantic answer similarity of `[prediction, gold answer]` pairs: the sigmoid of a one-logit
+   * model's logit, on the CPU path whichever device the model runs on (what `EvaluationResult.addSas` calls).
+   */
+  async sasScores(pairs: [string, string][], batchSize = 32): Promise<Float64Array> {
+    return guarded("sasScores", () => this.#core.sasScores(pairs, batchSize));
+  }
+
   /** Token ids of a pair as the model sees it (for debugging and parity tests). */
   encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] } {
     return guarded("encodePair", () => this.#core.encodePair(query, document));
@@ -333,6 +341,11 @@ export class Embedder {
 
   get dimension(): number {
     return this.#core.dimension;
+  }
+
+  /** Haystack's semantic answer similarity of `[prediction, gold answer]` pairs: the cosine of their embeddings. */
+  async sasScores(pairs: [string, string][], batchSize = 32): Promise<Float64Array> {
+    return guarded("sasScores", () => this.#core.sasScores(pairs, batchSize));
   }
 
   /** One vector per text (mean pooling over the attention mask, optionally L2-normalised). */

@@ -5,7 +5,6 @@
 import * as wasm from "./wasm/rerankit.js";
 import { RerankitError, invalidArgument } from "./errors.js";
 import type { DocumentDict, LabelDict } from "./document.js";
-import { CrossEncoder, Embedder } from "./cross_encoder.js";
 
 /** `document_scope` of `calculate_metrics`: what makes a retrieved document relevant. */
 export type DocumentScope =
@@ -194,26 +193,18 @@ export class EvaluationResult {
     const batchSize = options.batchSize ?? 32;
     if (typeof threshold !== "number" || !Number.isFinite(threshold)) invalidArgument("contextMatchingThreshold", "expected a finite number");
     if (!Number.isInteger(batchSize) || batchSize < 1) invalidArgument("batchSize", "expected an integer ≥ 1");
-    if (model instanceof CrossEncoder) {
-      const core = model.cpuCore;
-      if (!core) throw new RerankitError('SAS runs the cross-encoder on the CPU: load it with device: "cpu"', "UNSUPPORTED");
-      this.handle.addSasCrossEncoder(core, batchSize, threshold);
-    } else if (model instanceof Embedder) {
-      const core = model.cpuCore;
-      if (!core) throw new RerankitError('SAS runs the embedder on the CPU: load it with device: "cpu"', "UNSUPPORTED");
-      this.handle.addSasEmbedder(core, batchSize, threshold);
-    } else if (typeof model === "function") {
-      for (const node of this.nodeNames) {
-        const pairs = JSON.parse(this.handle.sasPairs(node)) as [string, string][];
-        const scores = await model(pairs);
-        if (scores === null || typeof scores !== "object" || typeof (scores as ArrayLike<number>).length !== "number") {
-          invalidArgument("model", "the scoring function must return one number per pair");
-        }
-        if (scores.length !== pairs.length) invalidArgument("model", `returned ${scores.length} scores for ${pairs.length} pairs`);
-        this.handle.applySasScores(node, Float64Array.from(scores), threshold);
+    const score = typeof model === "function" ? model
+      : model !== null && typeof model === "object" && typeof (model as SasScorer).sasScores === "function"
+        ? (pairs: [string, string][]) => (model as SasScorer).sasScores(pairs, batchSize)
+        : invalidArgument("model", "expected a CrossEncoder, an Embedder or a function of [answer, gold] pairs");
+    for (const node of this.nodeNames) {
+      const pairs = JSON.parse(this.handle.sasPairs(node)) as [string, string][];
+      const scores = await score(pairs);
+      if (scores === null || typeof scores !== "object" || typeof (scores as ArrayLike<number>).length !== "number") {
+        invalidArgument("model", "the scoring function must return one number per pair");
       }
-    } else {
-      invalidArgument("model", "expected a CrossEncoder, an Embedder or a function of [answer, gold] pairs");
+      if (scores.length !== pairs.length) invalidArgument("model", `returned ${scores.length} scores for ${pairs.length} pairs`);
+      this.handle.applySasScores(node, Float64Array.from(scores), threshold);
     }
     return this;
   }
@@ -307,8 +298,13 @@ export function squadScores(gold: string, prediction: string): { exact: number; 
   return { exact: exact!, f1: f1! };
 }
 
+/** A model that scores SAS pairs itself: rerankit's `CrossEncoder` (one logit) and `Embedder`, on any device. */
+export interface SasScorer {
+  sasScores(pairs: [string, string][], batchSize: number): ArrayLike<number> | Promise<ArrayLike<number>>;
+}
+
 /** Scores SAS pairs: a one-logit cross-encoder, a bi-encoder, or a function of `[answer, gold]` pairs. */
-export type SasModel = CrossEncoder | Embedder | ((pairs: [string, string][]) => ArrayLike<number> | Promise<ArrayLike<number>>);
+export type SasModel = SasScorer | ((pairs: [string, string][]) => ArrayLike<number> | Promise<ArrayLike<number>>);
 
 export interface SasOptions {
   /** Gold contexts at or above this similarity count for the context scopes (default 65, as the rows were built). */

@@ -354,4 +354,3 @@ export function combineScores(retrieverScores: ArrayLike<number>, rerankerScores
   return Array.from(wasm.combineScores(s, r, options));
 }
 
-export { Pipeline, adaptiveRerank, rerankPipeline, type AdaptiveRerankOptions, type AdaptiveRerankResult, type PipelineStep, type NamedStep, type PipelineStage, type PipelineResult, type PairReranker, type RerankPipelineOptions, type RerankPipelineResult } from "./pipeline.js";

@@ -40,6 +40,7 @@ export interface RankerCore {
   score(queries: string[], documents: string[], batchSize: number): Float32Array | Promise<Float32Array>;
   rerank(queries: unknown, lists: readonly unknown[], nested: boolean, options: object): Ranked[][] | Promise<Ranked[][]>;
   encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] };
+  sasScores(pairs: [string, string][], batchSize: number): Float64Array | Promise<Float64Array>;
   free(): void;
 }
 
@@ -169,6 +170,10 @@ export class WebGpuCore extends QueuedWebGpuCore<wasm.WebGpuCrossEncoderCore> im
 
   rerank(queries: unknown, lists: readonly unknown[], nested: boolean, options: object): Promise<Ranked[][]> {
     return this.serial(() => this.core.rerank(queries, lists, nested, options));
+  }
+
+  sasScores(pairs: [string, string][], batchSize: number): Promise<Float64Array> {
+    return this.serial(async () => this.core.sasScores(pairs, batchSize));
   }
 
   encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] } {

@@ -24,6 +24,10 @@ export class WebGpuEmbedderCore extends QueuedWebGpuCore<wasm.WebGpuEmbedderCore
     return this.core.dimension;
   }
 
+  sasScores(pairs: [string, string][], batchSize: number): Promise<Float64Array> {
+    return this.serial(async () => this.core.sasScores(pairs, batchSize));
+  }
+
   embed(texts: readonly string[], normalize: boolean, batchSize: number): Promise<Float32Array> {
     return this.serial(() => this.core.embed(texts, normalize, batchSize) as Promise<Float32Array>);
   }

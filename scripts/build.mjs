@@ -1,7 +1,10 @@
 #!/usr/bin/env node
-// Builds the npm package: Rust → wasm32 (release, +simd128) → wasm-bindgen (--target web) → wasm-opt (binaryen
-// from npm) → TypeScript (pkg/*.ts → pkg/dist). `--dev` skips wasm-opt; `--ts-only` recompiles only the
-// TypeScript against the wasm already in pkg/wasm (for changes that touch no Rust). Prints the wasm size and time.
+// Builds the npm package: Rust (bindings/wasm, the cdylib over the core crate) → wasm32 (release, +simd128) → wasm-bindgen (--target web) → wasm-opt (binaryen
+// from npm) → TypeScript (pkg/*.ts → pkg/dist). Two wasm modules: the whole crate for `rerankit` (pkg/wasm →
+// pkg/dist/wasm) and the crate without its `cpu` and `webgpu` features for `rerankit/eval` (pkg/wasm_eval →
+// pkg/dist/eval/wasm, with the evaluation API compiled by pkg/tsconfig.eval.json into pkg/dist/eval). `--dev`
+// skips wasm-opt; `--ts-only` recompiles only the TypeScript against the wasm already in pkg/wasm and
+// pkg/wasm_eval (for changes that touch no Rust). Prints each module's size and the time.
 //
 // `--relaxed-simd` (experimental, for bench/rerank.mjs): the same crate built with `+simd128,+relaxed-simd`
 // (tract's fused f32x4.relaxed_madd GEMM and i32x4.relaxed_dot int8 kernels) in its own target dir
@@ -33,17 +36,21 @@ function run(cmd, args, opts = {}) {
 }
 
 const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(root, process.env.CARGO_TARGET_DIR) : path.join(root, "target");
-const rawWasm = path.join(targetDir, "wasm32-unknown-unknown", "release", "rerankit.wasm");
+// the bindings crate (bindings/wasm) is the cdylib; the core crate is plain Rust
+const rawWasm = path.join(targetDir, "wasm32-unknown-unknown", "release", "rerankit_wasm.wasm");
 const wasmOut = path.join(root, "pkg", "wasm");
 const dist = path.join(root, "pkg", "dist");
 
 const bgWasm = path.join(wasmOut, "rerankit_bg.wasm");
+const evalWasmOut = path.join(root, "pkg", "wasm_eval");
+const evalBgWasm = path.join(evalWasmOut, "rerankit_bg.wasm");
+const evalDist = path.join(dist, "eval");
 if (process.argv.includes("--relaxed-simd")) {
   const relaxedTarget = path.join(root, "target", "relaxed-simd");
   const out = path.join(relaxedTarget, "pkg");
   if (!existsSync(path.join(dist, "node.js"))) throw new Error("--relaxed-simd needs a normal build in pkg/dist first");
   step("cargo build (wasm32, release, +simd128,+relaxed-simd)", () =>
-    run("cargo", ["build", "--lib", "--target", "wasm32-unknown-unknown", "--release"], {
+    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release"], {
       env: { ...process.env, CARGO_TARGET_DIR: relaxedTarget,
         // RUSTFLAGS replaces .cargo/config.toml's rustflags, so the getrandom cfg is repeated here.
         RUSTFLAGS: '-C target-feature=+simd128,+relaxed-simd --cfg getrandom_backend="wasm_js"' } }));
@@ -52,7 +59,7 @@ if (process.argv.includes("--relaxed-simd")) {
     cpSync(dist, path.join(out, "dist"), { recursive: true });
     rmSync(path.join(out, "dist", "wasm"), { recursive: true, force: true });
     run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", path.join(out, "dist", "wasm"), "--out-name", "rerankit",
-      path.join(relaxedTarget, "wasm32-unknown-unknown", "release", "rerankit.wasm")]);
+      path.join(relaxedTarget, "wasm32-unknown-unknown", "release", "rerankit_wasm.wasm")]);
   });
   const bytes = readFileSync(path.join(out, "dist", "wasm", "rerankit_bg.wasm"));
   console.log(`[build] relaxed-SIMD package in ${path.relative(root, out)}/dist: wasm ${(bytes.length / 1048576).toFixed(2)} MiB raw, ` +
@@ -61,14 +68,21 @@ if (process.argv.includes("--relaxed-simd")) {
 }
 const previousReport = path.join(dist, "build-report.json");
 if (tsOnly) {
-  if (!existsSync(bgWasm)) throw new Error("--ts-only needs a wasm build in pkg/wasm: run `node scripts/build.mjs --dev` once");
+  if (!existsSync(bgWasm) || !existsSync(evalBgWasm)) throw new Error("--ts-only needs the wasm builds in pkg/wasm and pkg/wasm_eval: run `node scripts/build.mjs --dev` once");
 } else {
   step("cargo build (wasm32, release, +simd128)", () =>
-    run("cargo", ["build", "--lib", "--target", "wasm32-unknown-unknown", "--release"]));
+    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release"]));
 
   step("wasm-bindgen", () => {
     rmSync(wasmOut, { recursive: true, force: true });
     run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", wasmOut, "--out-name", "rerankit", rawWasm]);
+  });
+  // same target dir: the dependencies are shared, only the crate itself is built again without its features
+  step("cargo build (wasm32, release, +simd128, eval: no cpu/webgpu features)", () =>
+    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release", "--no-default-features"]));
+  step("wasm-bindgen (eval)", () => {
+    rmSync(evalWasmOut, { recursive: true, force: true });
+    run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", evalWasmOut, "--out-name", "rerankit", rawWasm]);
   });
 }
 
@@ -78,10 +92,12 @@ if (tsOnly) {
 } else if (dev) {
   console.log("[build] wasm-opt skipped (--dev)");
 } else {
-  step("wasm-opt -O3", () =>
-    run(path.join(root, "node_modules", ".bin", "wasm-opt"), ["-O3", "--enable-simd", "--enable-bulk-memory",
-      "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-reference-types",
-      "--enable-multivalue", bgWasm, "-o", bgWasm]));
+  for (const [name, file] of [["", bgWasm], [" (eval)", evalBgWasm]]) {
+    step(`wasm-opt -O3${name}`, () =>
+      run(path.join(root, "node_modules", ".bin", "wasm-opt"), ["-O3", "--enable-simd", "--enable-bulk-memory",
+        "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-reference-types",
+        "--enable-multivalue", file, "-o", file]));
+  }
 }
 
 step("tsc (pkg/*.ts → pkg/dist)", () => {
@@ -92,12 +108,24 @@ step("tsc (pkg/*.ts → pkg/dist)", () => {
   if (existsSync(cli)) execFileSync("chmod", ["+x", cli]);
 });
 
+step("tsc (the evaluation API → pkg/dist/eval)", () => {
+  run(path.join(root, "node_modules", ".bin", "tsc"), ["-p", path.join(root, "pkg", "tsconfig.eval.json")]);
+  cpSync(evalWasmOut, path.join(evalDist, "wasm"), { recursive: true });
+  // the point of rerankit/eval: nothing of the models may be reachable from it
+  const models = ["cross_encoder.js", "webgpu_cross_encoder.js", "webgpu_embedder.js", "hub.js", "model_source.js"].filter((f) => existsSync(path.join(evalDist, f)));
+  if (models.length > 0) throw new Error(`pkg/dist/eval imports model code (${models.join(", ")}): rerankit/eval must not`);
+});
+
 const bytes = readFileSync(bgWasm);
 const gz = gzipSync(bytes, { level: 9 }).length;
+const evalBytes = readFileSync(evalBgWasm);
+const evalGz = gzipSync(evalBytes, { level: 9 }).length;
 const total = (performance.now() - started) / 1000;
 const report = {
   wasm_bytes: bytes.length,
   wasm_gzip_bytes: gz,
+  eval_wasm_bytes: evalBytes.length,
+  eval_wasm_gzip_bytes: evalGz,
   optimized: !dev,
   seconds: Number(total.toFixed(1)),
   steps: Object.fromEntries(steps.map(([n, s]) => [n, Number(s.toFixed(1))])),
@@ -106,4 +134,6 @@ mkdirSync(dist, { recursive: true });
 // A TypeScript-only rebuild keeps the report of the build that made the wasm.
 writeFileSync(previousReport, keptReport ?? JSON.stringify(report, null, 2) + "\n");
 const mib = (n) => (n / 1048576).toFixed(2) + " MiB";
-console.log(`[build] wasm: ${mib(bytes.length)} raw, ${mib(gz)} gzip${dev ? " (not optimised)" : ""}; total ${total.toFixed(1)} s`);
+const state = dev ? " (not optimised)" : "";
+console.log(`[build] wasm (rerankit): ${mib(bytes.length)} raw, ${mib(gz)} gzip${state}`);
+console.log(`[build] wasm (rerankit/eval): ${mib(evalBytes.length)} raw, ${mib(evalGz)} gzip${state}; total ${total.toFixed(1)} s`);

@@ -1,7 +1,7 @@
 //! # rerankit
 //!
 //! Rerank and evaluate search results wherever JavaScript runs. The core modules are plain Rust with no JS in
-//! them; [`wasm`] (wasm32 only) holds every binding.
+//! them; the JavaScript bindings are a crate of their own (bindings/wasm).
 //!
 //! - [`document`]: Haystack's Document / Span / Answer / Label / MultiLabel schema with compatible ids.
 //! - [`error`]: the one error type, with stable codes.
@@ -23,5 +23,3 @@ pub mod rankers;
 pub use document::Document;
 pub use error::{Error, ErrorCode, Result};
 
-#[cfg(target_arch = "wasm32")]
-mod wasm;

@@ -55,7 +55,12 @@ function parityInPage({ name, pairs, batchSize }) {
     const docs = pairs.slice(0, 6).map((p) => p[1]);
     const gpuRanked = await gpu.rerank(pairs[0][0], docs, { topK: null, batchSize });
     const cpuRanked = await cpu.rerank(pairs[0][0], docs, { topK: null, batchSize });
-    const out = { device: gpu.device, webgpu: gpu.webgpu, warnings, gpuLogits, cpuLogits, gpuRanked, cpuRanked, gpuLoadMs, gpuMs, cpuMs };
+    // SAS (EvaluationResult.addSas) takes any loaded model: a WebGPU one scores on its CPU twin
+    const sasPairs = pairs.slice(0, 4).map(([q, d]) => [q, d.slice(0, 80)]);
+    const numLabels = cpu.numLabels;
+    const gpuSas = numLabels === 1 ? Array.from(await gpu.sasScores(sasPairs)) : null;
+    const cpuSas = numLabels === 1 ? Array.from(await cpu.sasScores(sasPairs)) : null;
+    const out = { device: gpu.device, webgpu: gpu.webgpu, warnings, gpuLogits, cpuLogits, gpuRanked, cpuRanked, gpuSas, cpuSas, gpuLoadMs, gpuMs, cpuMs };
     gpu.free();
     cpu.free();
     return out;
@@ -98,6 +103,10 @@ test(`WebGPU in headless Chromium: logits within 1e-3 of the CPU path on the ref
       assert.ok(d <= TOL, `${name}: max |webgpu − cpu| = ${d} > ${TOL}`);
       assert.deepEqual(r.gpuRanked.map((x) => x.index), r.cpuRanked.map((x) => x.index), `${name}: rerank order`);
       r.gpuRanked.forEach((x, i) => assert.ok(Math.abs(x.score - r.cpuRanked[i].score) <= TOL, `${name}: rerank score ${i}`));
+      if (r.cpuSas !== null) {
+        assert.equal(r.gpuSas.length, 4);
+        assert.deepEqual(r.gpuSas, r.cpuSas, `${name}: SAS of the WebGPU model`);
+      }
     }
   });
 });

@@ -106,6 +106,7 @@ test("Deno runs rerank and evaluate through the package's deno entry", async () 
     { env: { ...process.env, DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" } });
   const result = JSON.parse(out.trim().split("\n").pop());
   compare(result, "deno");
+  assert.deepEqual(result.evalOnly, expected.aggregate, "deno: rerankit/eval evaluates as rerankit does");
   comparePretrained(result.pretrained, "deno");
   console.log(`runtime passed: ${result.runtime} (model load ${result.loadMs} ms; fromPretrained by id)`);
   rmSync(denoDir, { recursive: true, force: true });

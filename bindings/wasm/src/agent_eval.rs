@@ -3,9 +3,9 @@
 //! `apply()`.
 
 use super::errors::{js, JsResult};
-use crate::eval::agent::llm::{Config, JudgeAnswer, Plan};
-use crate::eval::agent::{self, Responses};
-use crate::{Error, Result};
+use rerankit::eval::agent::llm::{Config, JudgeAnswer, Plan};
+use rerankit::eval::agent::{self, Responses};
+use rerankit::{Error, Result};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 

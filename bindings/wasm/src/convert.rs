@@ -5,7 +5,7 @@
 //! (`documents[3].meta.date`), keeps object key order (ids hash Python's dict repr) and reads typed arrays,
 //! `Map`s and `Date`s (as ISO 8601 strings).
 
-use crate::{Error, Result};
+use rerankit::{Error, Result};
 use js_sys::{Array, Object, Reflect};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -25,13 +25,13 @@ pub fn to_json_object(path: &str, value: &JsValue) -> Result<Map<String, Value>>
     match to_json(path, value)? {
         Value::Object(m) => Ok(m),
         Value::Null => Ok(Map::new()),
-        other => Err(Error::invalid(path, format!("expected an object, got {}", crate::document::json_type(&other)))),
+        other => Err(Error::invalid(path, format!("expected an object, got {}", rerankit::document::json_type(&other)))),
     }
 }
 
-/// Reads option struct `T` (see [`crate::options`]) from a JS object, strictly as [`to_json`] reads it.
+/// Reads option struct `T` (see [`rerankit::options`]) from a JS object, strictly as [`to_json`] reads it.
 pub fn read_options<T: DeserializeOwned>(path: &str, value: &JsValue) -> Result<T> {
-    crate::options::from_json(path, to_json(path, value)?)
+    rerankit::options::from_json(path, to_json(path, value)?)
 }
 
 fn walk(path: &str, value: &JsValue, depth: usize) -> Result<Value> {

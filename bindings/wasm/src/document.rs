@@ -2,12 +2,12 @@
 
 use super::convert::{to_js, to_json, to_json_object};
 use super::errors::{js, JsResult};
-use crate::document::{dict::parse_id_hash_keys, Document, Label, MultiLabel};
-use crate::{Error, Result};
+use rerankit::document::{dict::parse_id_hash_keys, Document, Label, MultiLabel};
+use rerankit::{Error, Result};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
-fn hash_keys(value: &JsValue) -> Result<Option<Vec<crate::document::IdHashKey>>> {
+fn hash_keys(value: &JsValue) -> Result<Option<Vec<rerankit::document::IdHashKey>>> {
     match to_json("idHashKeys", value)? {
         Value::Null => Ok(None),
         v => parse_id_hash_keys(&v).map(Some).map_err(|e| Error::new(e.code, e.message.replacen("id_hash_keys", "idHashKeys", 1))),

@@ -1,10 +1,10 @@
-//! Turning [`crate::Error`] into the TypeScript wrapper's `RerankitError`.
+//! Turning [`rerankit::Error`] into the TypeScript wrapper's `RerankitError`.
 //!
 //! The wrapper registers its `RerankitError` class once at start-up; errors are constructed with it so that
 //! `err instanceof RerankitError` holds and `err.code` is the stable code. Before registration (only possible
 //! when the raw bindings are used directly) a plain `Error` with `name` and `code` set is thrown instead.
 
-use crate::Error;
+use rerankit::Error;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
@@ -39,6 +39,6 @@ pub fn to_js_error(err: Error) -> JsValue {
 pub type JsResult<T> = Result<T, JsValue>;
 
 /// Maps a crate result into a binding result.
-pub fn js<T>(r: crate::Result<T>) -> JsResult<T> {
+pub fn js<T>(r: rerankit::Result<T>) -> JsResult<T> {
     r.map_err(to_js_error)
 }

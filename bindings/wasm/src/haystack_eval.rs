@@ -7,10 +7,10 @@
 
 use super::convert::{read_options, to_json};
 use super::errors::{js, JsResult};
-use crate::eval::haystack::{
+use rerankit::eval::haystack::{
     self, squad, ContextMatching, EvaluationResult, MetricsOptions, WrongExamplesOptions,
 };
-use crate::{Error, Result};
+use rerankit::{Error, Result};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
@@ -139,7 +139,8 @@ impl HaystackEvaluation {
         }))
     }
 
-    /// Adds a node's SAS columns from one score per `sasPairs(node)` pair (computed by the caller's model).
+    /// Adds a node's SAS columns from one score per `sasPairs(node)` pair, computed by the caller's model (a
+    /// rerankit model's `sasScores`, which lives in the model module, or the caller's own function).
     #[wasm_bindgen(js_name = applySasScores)]
     pub fn apply_sas_scores(&mut self, node: &str, scores: &[f64], context_matching_threshold: f64) -> JsResult<()> {
         js((|| {
@@ -149,22 +150,6 @@ impl HaystackEvaluation {
             let mut scorer = haystack::sas::FnScorer(|_: &[(String, String)]| Ok(scores.to_vec()));
             haystack::sas::add_sas(self.node_mut(node)?, &mut scorer, context_matching_threshold)
         })())
-    }
-
-    /// Adds every node's SAS columns with a one-logit cross-encoder (sigmoid of the logit).
-    #[cfg(feature = "cpu")]
-    #[wasm_bindgen(js_name = addSasCrossEncoder)]
-    pub fn add_sas_cross_encoder(&mut self, model: &super::inference::CrossEncoderCore, batch_size: usize, context_matching_threshold: f64) -> JsResult<()> {
-        let mut scorer = haystack::sas::CrossEncoderSas { model: model.model(), batch_size };
-        js(self.inner.add_sas(&mut scorer, context_matching_threshold))
-    }
-
-    /// Adds every node's SAS columns with a bi-encoder (cosine of the two embeddings).
-    #[cfg(feature = "cpu")]
-    #[wasm_bindgen(js_name = addSasEmbedder)]
-    pub fn add_sas_embedder(&mut self, model: &super::inference::EmbedderCore, batch_size: usize, context_matching_threshold: f64) -> JsResult<()> {
-        let mut scorer = haystack::sas::BiEncoderSas { model: model.model(), batch_size };
-        js(self.inner.add_sas(&mut scorer, context_matching_threshold))
     }
 }
 

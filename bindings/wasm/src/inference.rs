@@ -5,10 +5,11 @@
 
 use super::convert::{read_options, to_js, to_json, to_json_object};
 use super::errors::{js, JsResult};
-use crate::inference::cross_encoder::model_text;
-use crate::inference::onnx_import::{decode, external_data};
-use crate::inference::{place, CrossEncoder, Device, Embedder, ExternalFile, ModelFiles, Pooling, Ranked, RerankOptions};
-use crate::{Error, Result};
+use rerankit::eval::haystack::sas::{BiEncoderSas, CrossEncoderSas, SasScorer};
+use rerankit::inference::cross_encoder::model_text;
+use rerankit::inference::onnx_import::{decode, external_data};
+use rerankit::inference::{place, CrossEncoder, Device, Embedder, ExternalFile, ModelFiles, Pooling, Ranked, RerankOptions};
+use rerankit::{Error, Result};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
@@ -49,15 +50,43 @@ pub(super) fn string_list(field: &str, value: &JsValue) -> Result<Vec<String>> {
             .enumerate()
             .map(|(i, v)| match v {
                 Value::String(s) => Ok(s),
-                other => Err(Error::invalid(&format!("{field}[{i}]"), format!("expected a string, got {}", crate::document::json_type(&other)))),
+                other => Err(Error::invalid(&format!("{field}[{i}]"), format!("expected a string, got {}", rerankit::document::json_type(&other)))),
             })
             .collect(),
-        other => Err(Error::invalid(field, format!("expected an array of strings, got {}", crate::document::json_type(&other)))),
+        other => Err(Error::invalid(field, format!("expected an array of strings, got {}", rerankit::document::json_type(&other)))),
     }
 }
 
 pub(super) fn files<'a>(model: &'a [u8], tokenizer: &'a [u8], config: &'a Option<Vec<u8>>, external: &'a [ExternalFile]) -> ModelFiles<'a> {
     ModelFiles { model, tokenizer, config: config.as_deref(), external_data: external }
+}
+
+/// `[[prediction, gold], …]` from JS.
+fn sas_pairs(value: &JsValue) -> Result<Vec<(String, String)>> {
+    let Value::Array(items) = to_json("pairs", value)? else {
+        return Err(Error::invalid("pairs", "expected an array of [prediction, gold answer]"));
+    };
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(i, pair)| match pair {
+            Value::Array(p) => match <[Value; 2]>::try_from(p) {
+                Ok([Value::String(a), Value::String(b)]) => Ok((a, b)),
+                _ => Err(Error::invalid(&format!("pairs[{i}]"), "expected [prediction, gold answer] strings")),
+            },
+            _ => Err(Error::invalid(&format!("pairs[{i}]"), "expected [prediction, gold answer] strings")),
+        })
+        .collect()
+}
+
+/// SAS scores of a cross-encoder (also a WebGPU model's CPU twin).
+pub(super) fn cross_encoder_sas(model: &CrossEncoder, pairs: &JsValue, batch_size: usize) -> Result<Vec<f64>> {
+    CrossEncoderSas { model, batch_size }.score_pairs(&sas_pairs(pairs)?)
+}
+
+/// SAS scores of a bi-encoder (also a WebGPU model's CPU twin).
+pub(super) fn embedder_sas(model: &Embedder, pairs: &JsValue, batch_size: usize) -> Result<Vec<f64>> {
+    BiEncoderSas { model, batch_size }.score_pairs(&sas_pairs(pairs)?)
 }
 
 /// The external-data files given from JS: `undefined`, or an array of `{location: string, bytes: Uint8Array}`.
@@ -114,13 +143,6 @@ pub struct CrossEncoderCore {
     inner: CrossEncoder,
 }
 
-impl CrossEncoderCore {
-    /// The model, for other bindings that score with it (SAS in haystack_eval).
-    pub(crate) fn model(&self) -> &CrossEncoder {
-        &self.inner
-    }
-}
-
 #[wasm_bindgen(js_class = CrossEncoderCore)]
 impl CrossEncoderCore {
     /// Parses and optimises the model once; `options`: `{maxLength?, maxQueryTokens?}`; `external`: the
@@ -154,6 +176,13 @@ impl CrossEncoderCore {
             let pairs: Vec<(&str, &str)> = q.iter().map(String::as_str).zip(d.iter().map(String::as_str)).collect();
             self.inner.score(&pairs, batch_size)
         })())
+    }
+
+    /// Haystack's semantic answer similarity of `[prediction, gold]` pairs: the sigmoid of a one-logit model's
+    /// logit (a blank prediction is scored as sentence-transformers scores it).
+    #[wasm_bindgen(js_name = sasScores)]
+    pub fn sas_scores(&self, pairs: JsValue, batch_size: usize) -> JsResult<Vec<f64>> {
+        js(cross_encoder_sas(&self.inner, &pairs, batch_size))
     }
 
     /// Token ids of the pair as the model sees it (only_second truncation), for tests and debugging.
@@ -241,13 +270,6 @@ pub struct EmbedderCore {
     inner: Embedder,
 }
 
-impl EmbedderCore {
-    /// The model, for other bindings that embed with it (SAS in haystack_eval).
-    pub(crate) fn model(&self) -> &Embedder {
-        &self.inner
-    }
-}
-
 #[wasm_bindgen(js_class = EmbedderCore)]
 impl EmbedderCore {
     /// As `CrossEncoderCore.load`; `pooling`: `"mean"`, `"cls"` or `"lastToken"`.
@@ -263,6 +285,12 @@ impl EmbedderCore {
     #[wasm_bindgen(getter)]
     pub fn dimension(&self) -> usize {
         self.inner.dimension()
+    }
+
+    /// Haystack's semantic answer similarity of `[prediction, gold]` pairs: the cosine of their embeddings.
+    #[wasm_bindgen(js_name = sasScores)]
+    pub fn sas_scores(&self, pairs: JsValue, batch_size: usize) -> JsResult<Vec<f64>> {
+        js(embedder_sas(&self.inner, &pairs, batch_size))
     }
 
     /// Embeddings of `texts`, concatenated (`texts.length × dimension`).

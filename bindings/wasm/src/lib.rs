@@ -1,4 +1,4 @@
-//! The JavaScript bindings (wasm-bindgen). Nothing else in the crate knows about JS.
+//! The JavaScript bindings of rerankit (wasm-bindgen): the only crate of the workspace that knows JS.
 //!
 //! Values cross the boundary as plain JS objects: [`convert`] turns them into `serde_json::Value` with errors
 //! that name the offending path, and every error leaves as the wrapper's `RerankitError` (see [`errors`]).

@@ -8,14 +8,14 @@
 
 use super::convert::{read_options, to_json};
 use super::errors::{js, JsResult};
-use crate::metrics::comparison::compare_runs;
-use crate::metrics::qrels::QrelsBuilder;
-use crate::metrics::run::RunBuilder;
-use crate::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
-use crate::metrics::{
+use rerankit::metrics::comparison::compare_runs;
+use rerankit::metrics::qrels::QrelsBuilder;
+use rerankit::metrics::run::RunBuilder;
+use rerankit::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
+use rerankit::metrics::{
     evaluate, DuplicatePolicy, EvalOptions, EvaluateOptions, MeasureRequest, Qrels, Run, Value as MetricValue,
 };
-use crate::{Error, Result};
+use rerankit::{Error, Result};
 use js_sys::{Array, Float64Array, Object, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -211,7 +211,7 @@ pub fn metrics_evaluate(qrels: &MetricsQrels, run: &MetricsRun, measures: JsValu
             match value {
                 MetricValue::Number(x) => aggregate[j] = *x,
                 MetricValue::Text(t) => {
-                    if !matches!(requests[j].metric, crate::metrics::Metric::Relstring { .. }) {
+                    if !matches!(requests[j].metric, rerankit::metrics::Metric::Relstring { .. }) {
                         texts.push(&Array::of3(&JsValue::from(-1.0), &JsValue::from(j as f64), &JsValue::from_str(t)));
                     }
                 }

@@ -3,19 +3,19 @@
 
 use super::convert::to_js;
 use super::errors::{js, JsResult};
-use crate::options::field_names;
+use rerankit::options::field_names;
 use wasm_bindgen::prelude::*;
 
 #[doc(hidden)]
 #[wasm_bindgen(js_name = __optionFields)]
 pub fn option_fields() -> JsResult<JsValue> {
-    use crate::eval::haystack::{ContextMatching, MetricsOptions, WrongExamplesOptions};
-    use crate::metrics::EvaluateOptions;
-    use crate::rankers::adaptive_weight::{AdaptiveWeightOptions, CombineScoresOptions};
-    use crate::rankers::diversity::DiversityOptions;
-    use crate::rankers::fusion::FusionOptions;
-    use crate::rankers::lost_in_the_middle::LostInTheMiddleOptions;
-    use crate::rankers::recentness::RecentnessOptions;
+    use rerankit::eval::haystack::{ContextMatching, MetricsOptions, WrongExamplesOptions};
+    use rerankit::metrics::EvaluateOptions;
+    use rerankit::rankers::adaptive_weight::{AdaptiveWeightOptions, CombineScoresOptions};
+    use rerankit::rankers::diversity::DiversityOptions;
+    use rerankit::rankers::fusion::FusionOptions;
+    use rerankit::rankers::lost_in_the_middle::LostInTheMiddleOptions;
+    use rerankit::rankers::recentness::RecentnessOptions;
     #[cfg_attr(not(feature = "cpu"), allow(unused_mut))]
     let mut fields: Vec<(&str, &[&str])> = vec![
         ("EvaluateOptions", field_names::<EvaluateOptions>()),
@@ -31,7 +31,7 @@ pub fn option_fields() -> JsResult<JsValue> {
     ];
     #[cfg(feature = "cpu")]
     {
-        use crate::inference::{LoadOptions, RerankOptions};
+        use rerankit::inference::{LoadOptions, RerankOptions};
         fields.push(("RerankOptions", field_names::<RerankOptions>()));
         fields.push(("LoadOptions", field_names::<LoadOptions>()));
     }

@@ -6,13 +6,13 @@
 
 use super::convert::{read_options, to_js, to_json};
 use super::errors::{js, JsResult};
-use crate::document::Document;
-use crate::rankers::adaptive_weight::{adaptive_weight, combine_scores, AdaptiveWeightOptions, CombineScoresOptions};
-use crate::rankers::diversity::{DiversityOptions, DiversityRanker};
-use crate::rankers::fusion::{fuse, FusionOptions, Run};
-use crate::rankers::lost_in_the_middle::{LostInTheMiddleOptions, LostInTheMiddleRanker};
-use crate::rankers::recentness::{RecentnessOptions, RecentnessRanker};
-use crate::{Error, Result};
+use rerankit::document::Document;
+use rerankit::rankers::adaptive_weight::{adaptive_weight, combine_scores, AdaptiveWeightOptions, CombineScoresOptions};
+use rerankit::rankers::diversity::{DiversityOptions, DiversityRanker};
+use rerankit::rankers::fusion::{fuse, FusionOptions, Run};
+use rerankit::rankers::lost_in_the_middle::{LostInTheMiddleOptions, LostInTheMiddleRanker};
+use rerankit::rankers::recentness::{RecentnessOptions, RecentnessRanker};
+use rerankit::{Error, Result};
 use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;
 

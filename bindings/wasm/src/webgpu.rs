@@ -15,10 +15,10 @@
 use super::convert::to_js;
 use super::errors::{js, to_js_error, JsResult};
 use super::convert::read_options;
-use super::inference::{external_files, ranked_to_js, rerank_input, string_list};
-use crate::inference::webgpu::{Device, GpuCrossEncoder, GpuEmbedder, ProbeReport, WarningFn};
-use crate::inference::ModelFiles;
-use crate::{Error, Result};
+use super::inference::{cross_encoder_sas, embedder_sas, external_files, ranked_to_js, rerank_input, string_list};
+use rerankit::inference::webgpu::{Device, GpuCrossEncoder, GpuEmbedder, ProbeReport, WarningFn};
+use rerankit::inference::ModelFiles;
+use rerankit::{Error, Result};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -161,6 +161,14 @@ impl WebGpuCrossEncoderCore {
         })
     }
 
+    /// Haystack's semantic answer similarity of `[prediction, gold]` pairs, on the model's CPU twin (exact and
+    /// small: SAS scores short answers).
+    #[wasm_bindgen(js_name = sasScores)]
+    pub fn sas_scores(&self, pairs: JsValue, batch_size: usize) -> JsResult<Vec<f64>> {
+        let c = self.inner.try_borrow().map_err(|_| to_js_error(busy()))?;
+        js(cross_encoder_sas(c.cpu(), &pairs, batch_size))
+    }
+
     /// Reranks one list (`queries` of length 1) or several lists (one query per list, or one for all):
     /// `[[{index, score}]]`, best first in each list.
     pub fn rerank(&self, queries: JsValue, lists: JsValue, nested: bool, options: JsValue) -> js_sys::Promise {
@@ -208,6 +216,13 @@ impl WebGpuEmbedderCore {
     #[wasm_bindgen(getter)]
     pub fn dimension(&self) -> JsResult<usize> {
         Ok(self.inner.try_borrow().map_err(|_| to_js_error(busy()))?.cpu().dimension())
+    }
+
+    /// Haystack's semantic answer similarity of `[prediction, gold]` pairs, on the model's CPU twin.
+    #[wasm_bindgen(js_name = sasScores)]
+    pub fn sas_scores(&self, pairs: JsValue, batch_size: usize) -> JsResult<Vec<f64>> {
+        let e = self.inner.try_borrow().map_err(|_| to_js_error(busy()))?;
+        js(embedder_sas(e.cpu(), &pairs, batch_size))
     }
 
     /// Embeddings of `texts`, concatenated: a `Float32Array [texts.length × dimension]`.

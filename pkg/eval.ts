@@ -1,0 +1,15 @@
+// The evaluation API: documents, metrics, rank fusion, the rankers that need no model, Haystack pipeline and
+// graphrag-eval agent evaluation. `rerankit/eval` is this API over its own small wasm module (no tract, tokenizers
+// or wgpu: built from the crate without its `cpu` and `webgpu` features); `rerankit` exports it too, beside the
+// models (index.ts).
+export { RerankitError, type ErrorCode } from "./errors.js";
+export {
+  Document, Label, MultiLabel,
+  type Answer, type ContentType, type DocumentDict, type DocumentInit, type FieldMap, type IdHashKey, type LabelDict, type Meta, type Span,
+} from "./document.js";
+export { version, wasmMemoryBytes, wasmRestarts } from "./runtime.js";
+export { RecentnessRanker, LostInTheMiddleRanker, DiversityRanker, fuse, adaptiveWeight, combineScores, type RecentnessRankerOptions, type RankingMode, type LostInTheMiddleRankerOptions, type DiversityRankerOptions, type DiversityQuery, type TextEmbedder, type DocumentLike, type FusionRun, type FuseOptions, type AdaptiveWeightOptions, type CombineScoresOptions } from "./rankers.js";
+export { Pipeline, adaptiveRerank, rerankPipeline, type AdaptiveRerankOptions, type AdaptiveRerankResult, type PipelineStep, type NamedStep, type PipelineStage, type PipelineResult, type PairReranker, type RerankPipelineOptions, type RerankPipelineResult } from "./pipeline.js";
+export { evaluateAgent, aggregateAgent, agentJudgePrompts, agentToYaml, type AgentResult, type AgentInput, type Judge, type JudgeReply, type EvaluateAgentOptions } from "./agent_eval.js";
+export { evaluate, parseQrels, parseRun, compareRuns, ParsedQrels, ParsedRun, type QrelsInput, type RunInput, type NestedScores, type EvaluateOptions, type Evaluation, type MetricValue, type CompareOptions, type MeasureComparison } from "./metrics.js";
+export { EvaluationResult, squadEvaluate, normalizeAnswer, squadScores, type DocumentScope, type AnswerScope, type EvalMode, type HaystackMetricsOptions, type WrongExamplesOptions, type EvalRow, type NodeMetrics, type PipelineMetrics, type WrongExample, type PredictedAnswerDict, type PerQuery, type NodePredictions, type EvaluationInput, type ContextMatchingOptions, type CsvFiles, type SquadDataset, type SquadPredictions, type SquadV1Result, type SquadV2Result, type SquadEvaluation, type SasModel, type SasScorer, type SasOptions } from "./haystack_eval.js";
