@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what building rerankit needs, skipping what is already there: the wasm32 Rust target,
-# wasm-bindgen-cli at the version Cargo.toml pins, and the npm dependencies (from package-lock.json).
+# wasm-bindgen-cli at the version bindings/wasm/Cargo.toml pins, and the npm dependencies (from package-lock.json).
 #   bash scripts/setup.sh [all|rust|npm]     (default all; `npm test` runs the two parts side by side)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +19,8 @@ if [ "$part" = all ] || [ "$part" = rust ]; then
     rustup target add wasm32-unknown-unknown
   fi
 
-  want=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+  want=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' bindings/wasm/Cargo.toml)
+  [ -n "$want" ] || { echo "[setup] bindings/wasm/Cargo.toml pins no wasm-bindgen version (wasm-bindgen = \"=x.y.z\")" >&2; exit 1; }
   have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
   if [ "$have" != "$want" ]; then
     # Only the `wasm-bindgen` binary (the package needs no other), without the test runner's TLS stack (ring,

@@ -94,3 +94,72 @@ mod tests {
         assert_eq!(dumps_sorted(&json!(1e-5)), "1e-05");
     }
 }
+
+fn json_escape_ascii(s: &str, out: &mut String) {
+    write_str(out, s);
+}
+
+/// Python's `json.dumps(value, indent=2)` (ensure_ascii, `", "`→`","` at line ends, `": "`).
+pub fn dumps_indent2(v: &Value) -> String {
+    fn write(v: &Value, level: usize, out: &mut String) {
+        match v {
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(n) => {
+                if n.is_f64() {
+                    out.push_str(&crate::python::repr::repr_float(n.as_f64().unwrap_or(f64::NAN)))
+                } else {
+                    out.push_str(&n.to_string())
+                }
+            }
+            Value::String(s) => json_escape_ascii(s, out),
+            Value::Array(a) if a.is_empty() => out.push_str("[]"),
+            Value::Object(o) if o.is_empty() => out.push_str("{}"),
+            Value::Array(a) => {
+                out.push('[');
+                for (i, item) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push('\n');
+                    out.push_str(&"  ".repeat(level + 1));
+                    write(item, level + 1, out);
+                }
+                out.push('\n');
+                out.push_str(&"  ".repeat(level));
+                out.push(']');
+            }
+            Value::Object(o) => {
+                out.push('{');
+                for (i, (k, item)) in o.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push('\n');
+                    out.push_str(&"  ".repeat(level + 1));
+                    json_escape_ascii(k, out);
+                    out.push_str(": ");
+                    write(item, level + 1, out);
+                }
+                out.push('\n');
+                out.push_str(&"  ".repeat(level));
+                out.push('}');
+            }
+        }
+    }
+    let mut out = String::new();
+    write(v, 0, &mut out);
+    out
+}
+
+
+#[cfg(test)]
+mod indent2_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn dumps_indent2_like_python() {
+        assert_eq!(dumps_indent2(&json!([{"output": {"k": [1, 2.5, "é"]}}, {}])), "[\n  {\n    \"output\": {\n      \"k\": [\n        1,\n        2.5,\n        \"\\u00e9\"\n      ]\n    }\n  },\n  {}\n]");
+    }
+}

@@ -2,7 +2,9 @@
 //! graphrag-eval, pandas) hash, print, compare and sort values the Python way, so the same must happen here.
 //!
 //! - [`repr`]: `str()` / `repr()` of JSON values (Haystack ids hash `str(meta)`; tables print cells).
-//! - [`json`]: `json.dumps` (with `sort_keys`), as Haystack writes ids and filters.
+//! - [`json`]: `json.dumps` (with `sort_keys`, or `indent=2`), as Haystack writes ids and filters and graphrag-eval
+//!   writes its prompts.
+//! - [`text`]: `str.format` and `str.capitalize`, as graphrag-eval builds its prompts.
 //! - [`values`]: `==` (`1 == 1.0 == True`), truthiness and `str()` as graphrag-eval applies them to JSON.
 //! - [`numpy_argsort`]: numpy's unstable quicksort order, which pandas' `sort_values` gives Haystack's
 //!   `wrong_examples`.
@@ -10,4 +12,5 @@
 pub mod json;
 pub mod numpy_argsort;
 pub mod repr;
+pub mod text;
 pub mod values;
