@@ -98,6 +98,17 @@ interface WasmWebGpuCore {
   free(): void;
 }
 
+/** The model files every loader takes. */
+export interface ModelBytes {
+  model: Uint8Array;
+  tokenizer: Uint8Array;
+  config: Uint8Array | undefined;
+  external?: { location: string; bytes: Uint8Array }[];
+}
+
+/** The signature both wasm WebGPU cores' `load` share. */
+type WasmLoad<C> = (model: Uint8Array, tokenizer: Uint8Array, config: Uint8Array | null, options: unknown, external: unknown, device: string, onWarning?: ((message: string) => void) | null) => Promise<C>;
+
 /** A wasm WebGPU core behind a call queue: concurrent calls on one model run one after another. */
 export class QueuedWebGpuCore<C extends WasmWebGpuCore> {
   protected readonly core: C;
@@ -107,6 +118,13 @@ export class QueuedWebGpuCore<C extends WasmWebGpuCore> {
   protected constructor(core: C, adapterLabel: string | undefined) {
     this.core = core;
     this.#adapterLabel = adapterLabel;
+  }
+
+  /** The wasm core `load` makes for `placement`, or `null` when the CPU core should be used instead. */
+  protected static async loadCore<W extends WasmWebGpuCore>(load: WasmLoad<W>, files: ModelBytes, limits: object, placement: Placement, onWarning: ((message: string) => void) | undefined): Promise<W | null> {
+    if (!placement.tryGpu) return null;
+    const warn = onWarning === undefined ? undefined : (m: string) => onWarning(m);
+    return load(files.model, files.tokenizer, files.config ?? null, limits, files.external, placement.device, warn);
   }
 
   /** The browser's name for the adapter, when the model landed on WebGPU. */
@@ -144,16 +162,13 @@ export class WebGpuCore extends QueuedWebGpuCore<wasm.WebGpuCrossEncoderCore> im
    * runtime without WebGPU — with a warning when "webgpu" was asked for).
    */
   static async load(
-    files: { model: Uint8Array; tokenizer: Uint8Array; config: Uint8Array | undefined; external?: { location: string; bytes: Uint8Array }[] },
-    limits: { maxLength?: number; maxQueryTokens?: number },
+    files: ModelBytes,
+    limits: object,
     placement: Placement,
     onWarning: ((message: string) => void) | undefined,
   ): Promise<WebGpuCore | null> {
-    if (!placement.tryGpu) return null;
-    const device = placement.device;
-    const warn = onWarning === undefined ? undefined : (m: string) => onWarning(m);
-    const core = await wasm.WebGpuCrossEncoderCore.load(files.model, files.tokenizer, files.config ?? null, limits, files.external, device, warn);
-    return new WebGpuCore(core, await QueuedWebGpuCore.label(core));
+    const core = await QueuedWebGpuCore.loadCore(wasm.WebGpuCrossEncoderCore.load, files, limits, placement, onWarning);
+    return core && new WebGpuCore(core, await QueuedWebGpuCore.label(core));
   }
 
   get numLabels(): number {

@@ -2,22 +2,19 @@
 // the cross-encoder's (pkg/webgpu_cross_encoder.ts) — a parity probe of mean-pooled vectors against the CPU path on
 // first use, the CPU as fallback with a warning — ending in mean pooling instead of a classifier.
 import * as wasm from "./wasm/rerankit.js";
-import { QueuedWebGpuCore, type Placement } from "./webgpu_cross_encoder.js";
+import { QueuedWebGpuCore, type ModelBytes, type Placement } from "./webgpu_cross_encoder.js";
 
 /** The WebGPU bi-encoder core. */
 export class WebGpuEmbedderCore extends QueuedWebGpuCore<wasm.WebGpuEmbedderCore> {
   /** The WebGPU core for `device`, or `null` when the CPU core should be used instead (as for cross-encoders). */
   static async load(
-    files: { model: Uint8Array; tokenizer: Uint8Array; config: Uint8Array | undefined; external?: { location: string; bytes: Uint8Array }[] },
-    limits: { maxLength?: number; maxQueryTokens?: number },
+    files: ModelBytes,
+    limits: object,
     placement: Placement,
     onWarning: ((message: string) => void) | undefined,
   ): Promise<WebGpuEmbedderCore | null> {
-    if (!placement.tryGpu) return null;
-    const device = placement.device;
-    const warn = onWarning === undefined ? undefined : (m: string) => onWarning(m);
-    const core = await wasm.WebGpuEmbedderCore.load(files.model, files.tokenizer, files.config ?? null, limits, files.external, device, warn);
-    return new WebGpuEmbedderCore(core, await QueuedWebGpuCore.label(core));
+    const core = await QueuedWebGpuCore.loadCore(wasm.WebGpuEmbedderCore.load, files, limits, placement, onWarning);
+    return core && new WebGpuEmbedderCore(core, await QueuedWebGpuCore.label(core));
   }
 
   get dimension(): number {

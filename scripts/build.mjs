@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Builds the npm package: Rust (bindings/wasm, the cdylib over the core crate) → wasm32 (release, +simd128) → wasm-bindgen (--target web) → wasm-opt (binaryen
-// from npm) → TypeScript (pkg/*.ts → pkg/dist). Two wasm modules: the whole crate for `rerankit` (pkg/wasm →
-// pkg/dist/wasm) and the crate without its `cpu` and `webgpu` features for `rerankit/eval` (pkg/wasm_eval →
-// pkg/dist/eval/wasm, with the evaluation API compiled by pkg/tsconfig.eval.json into pkg/dist/eval). `--dev`
-// skips wasm-opt; `--ts-only` recompiles only the TypeScript against the wasm already in pkg/wasm and
-// pkg/wasm_eval (for changes that touch no Rust). Prints each module's size and the time.
+// Builds the npm package: Rust (bindings/wasm, the cdylib over the core crate) → wasm32 (release, +simd128) →
+// wasm-bindgen (--target web) → wasm-opt -O3 (native Binaryen, scripts/wasm_opt.py) → TypeScript (pkg/*.ts →
+// pkg/dist). Two wasm modules: the whole crate for `rerankit` (pkg/wasm → pkg/dist/wasm) and the crate without
+// its `cpu` and `webgpu` features for `rerankit/eval` (pkg/wasm_eval → pkg/dist/eval/wasm, with the evaluation
+// API compiled by pkg/tsconfig.eval.json into pkg/dist/eval). `--dev` skips wasm-opt; `--ts-only` recompiles only
+// the TypeScript against the wasm already in pkg/wasm and pkg/wasm_eval (for changes that touch no Rust). Prints
+// each module's size and the time.
 //
 // `--relaxed-simd` (experimental, for bench/rerank.mjs): the same crate built with `+simd128,+relaxed-simd`
 // (tract's fused f32x4.relaxed_madd GEMM and i32x4.relaxed_dot int8 kernels) in its own target dir
@@ -36,8 +37,12 @@ function run(cmd, args, opts = {}) {
 }
 
 const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(root, process.env.CARGO_TARGET_DIR) : path.join(root, "target");
+// The wasm builds get a target dir of their own: cargo holds a target dir's lock while it builds and while it runs
+// tests, so a wasm build sharing it with `npm test`'s native track would wait for every native suite to end.
+const wasmTargetDir = path.join(targetDir, "wasm-build");
+const wasmEnv = { env: { ...process.env, CARGO_TARGET_DIR: wasmTargetDir } };
 // the bindings crate (bindings/wasm) is the cdylib; the core crate is plain Rust
-const rawWasm = path.join(targetDir, "wasm32-unknown-unknown", "release", "rerankit_wasm.wasm");
+const rawWasm = path.join(wasmTargetDir, "wasm32-unknown-unknown", "release", "rerankit_wasm.wasm");
 const wasmOut = path.join(root, "pkg", "wasm");
 const dist = path.join(root, "pkg", "dist");
 
@@ -71,7 +76,7 @@ if (tsOnly) {
   if (!existsSync(bgWasm) || !existsSync(evalBgWasm)) throw new Error("--ts-only needs the wasm builds in pkg/wasm and pkg/wasm_eval: run `node scripts/build.mjs --dev` once");
 } else {
   step("cargo build (wasm32, release, +simd128)", () =>
-    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release"]));
+    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release"], wasmEnv));
 
   step("wasm-bindgen", () => {
     rmSync(wasmOut, { recursive: true, force: true });
@@ -79,7 +84,7 @@ if (tsOnly) {
   });
   // same target dir: the dependencies are shared, only the crate itself is built again without its features
   step("cargo build (wasm32, release, +simd128, eval: no cpu/webgpu features)", () =>
-    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release", "--no-default-features"]));
+    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release", "--no-default-features"], wasmEnv));
   step("wasm-bindgen (eval)", () => {
     rmSync(evalWasmOut, { recursive: true, force: true });
     run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", evalWasmOut, "--out-name", "rerankit", rawWasm]);
@@ -92,11 +97,11 @@ if (tsOnly) {
 } else if (dev) {
   console.log("[build] wasm-opt skipped (--dev)");
 } else {
+  // native Binaryen (scripts/setup.sh installs it); npm's binaryen is compiled to JS and takes over 10 minutes
+  const python = path.join(process.env.HOME ?? "", ".cache", "rerankit", "binaryen", "bin", "python");
+  if (!existsSync(python)) throw new Error(`no native Binaryen at ${python}: run \`bash scripts/setup.sh rust\``);
   for (const [name, file] of [["", bgWasm], [" (eval)", evalBgWasm]]) {
-    step(`wasm-opt -O3${name}`, () =>
-      run(path.join(root, "node_modules", ".bin", "wasm-opt"), ["-O3", "--enable-simd", "--enable-bulk-memory",
-        "--enable-nontrapping-float-to-int", "--enable-sign-ext", "--enable-mutable-globals", "--enable-reference-types",
-        "--enable-multivalue", file, "-o", file]));
+    step(`wasm-opt -O3${name}`, () => run(python, [path.join(root, "scripts", "wasm_opt.py"), file, file]));
   }
 }
 

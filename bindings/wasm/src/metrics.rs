@@ -20,25 +20,30 @@ use js_sys::{Array, Float64Array, Object, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
+/// `numQueries` and `size` of a parsed input.
+macro_rules! counts {
+    ($t:ident) => {
+        #[wasm_bindgen]
+        impl $t {
+            /// Number of queries.
+            #[wasm_bindgen(getter, js_name = numQueries)]
+            pub fn num_queries(&self) -> usize {
+                self.inner.queries().len()
+            }
+
+            /// Number of entries (judgements, or retrieved documents).
+            #[wasm_bindgen(getter)]
+            pub fn size(&self) -> usize {
+                self.inner.len()
+            }
+        }
+    };
+}
+
 /// Parsed relevance judgements.
 #[wasm_bindgen]
 pub struct MetricsQrels {
     inner: Qrels,
-}
-
-#[wasm_bindgen]
-impl MetricsQrels {
-    /// Number of queries with judgements.
-    #[wasm_bindgen(getter, js_name = numQueries)]
-    pub fn num_queries(&self) -> usize {
-        self.inner.queries().len()
-    }
-
-    /// Number of judgements.
-    #[wasm_bindgen(getter)]
-    pub fn size(&self) -> usize {
-        self.inner.len()
-    }
 }
 
 /// A parsed run.
@@ -47,18 +52,11 @@ pub struct MetricsRun {
     inner: Run,
 }
 
+counts!(MetricsQrels);
+counts!(MetricsRun);
+
 #[wasm_bindgen]
 impl MetricsRun {
-    #[wasm_bindgen(getter, js_name = numQueries)]
-    pub fn num_queries(&self) -> usize {
-        self.inner.queries().len()
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn size(&self) -> usize {
-        self.inner.len()
-    }
-
     /// The run's name (the tag column of its last line).
     #[wasm_bindgen(getter)]
     pub fn name(&self) -> String {

@@ -12,12 +12,11 @@
 //! model to the CPU for good, calls the warning callback, and `device` becomes `"cpu"`. Options, documents and
 //! errors are read exactly as the CPU binding reads them (`super::inference`).
 
-use super::convert::to_js;
+use super::convert::{read_options, to_js};
 use super::errors::{js, to_js_error, JsResult};
-use super::convert::read_options;
 use super::inference::{cross_encoder_sas, embedder_sas, external_files, ranked_to_js, rerank_input, string_list};
 use rerankit::inference::webgpu::{Device, GpuCrossEncoder, GpuEmbedder, ProbeReport, WarningFn};
-use rerankit::inference::ModelFiles;
+use rerankit::inference::{ExternalFile, LoadOptions, ModelFiles};
 use rerankit::{Error, Result};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -39,6 +38,11 @@ where
 {
     let inner = inner.clone();
     wasm_bindgen_futures::future_to_promise(async move { f(inner).await.map_err(to_js_error) })
+}
+
+/// The arguments both WebGPU loaders read the same way: the device, the load options, the external-data files.
+fn load_args(device: &str, options: &JsValue, external: &JsValue) -> Result<(Device, LoadOptions, Vec<ExternalFile>)> {
+    Ok((Device::parse("device", device)?, read_options("options", options)?, external_files(external)?))
 }
 
 fn busy() -> Error {
@@ -115,9 +119,7 @@ impl WebGpuCrossEncoderCore {
         device: String,
         on_warning: Option<js_sys::Function>,
     ) -> JsResult<WebGpuCrossEncoderCore> {
-        let device = js(Device::parse("device", &device))?;
-        let limits = js(read_options("options", &options))?;
-        let external = js(external_files(&external))?;
+        let (device, limits, external) = js(load_args(&device, &options, &external))?;
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };
         let ce = js(GpuCrossEncoder::load(files, &limits, device, warning_fn(on_warning)).await)?;
         Ok(WebGpuCrossEncoderCore { inner: Rc::new(RefCell::new(ce)) })
@@ -205,9 +207,7 @@ impl WebGpuEmbedderCore {
         device: String,
         on_warning: Option<js_sys::Function>,
     ) -> JsResult<WebGpuEmbedderCore> {
-        let device = js(Device::parse("device", &device))?;
-        let limits = js(read_options("options", &options))?;
-        let external = js(external_files(&external))?;
+        let (device, limits, external) = js(load_args(&device, &options, &external))?;
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };
         let e = js(GpuEmbedder::load(files, &limits, device, warning_fn(on_warning)).await)?;
         Ok(WebGpuEmbedderCore { inner: Rc::new(RefCell::new(e)) })
