@@ -178,11 +178,6 @@ export class CrossEncoder {
     this.#core = core;
   }
 
-  /** @internal The wasm CPU model (other bindings score with it: SAS), or `undefined` when WebGPU runs it. */
-  get cpuCore(): wasm.CrossEncoderCore | undefined {
-    return this.#core instanceof wasm.CrossEncoderCore ? this.#core : undefined;
-  }
-
   /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */
   static async load(options: ModelLoadOptions): Promise<CrossEncoder> {
     const placement = guarded("device", () => placeDevice(options?.device, options?.onWarning));
@@ -294,11 +289,6 @@ export class Embedder {
   private constructor(core: wasm.EmbedderCore | WebGpuEmbedderCore, normalize: boolean) {
     this.#core = core;
     this.#normalize = normalize;
-  }
-
-  /** @internal The wasm CPU model (other bindings embed with it: SAS), or `undefined` when WebGPU runs it. */
-  get cpuCore(): wasm.EmbedderCore | undefined {
-    return this.#core instanceof wasm.EmbedderCore ? this.#core : undefined;
   }
 
   /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */

@@ -98,7 +98,7 @@ test("errors arrive as RerankitError with codes", async () => {
   assert.equal(warnings.length, 1);
   auto.free();
   await assert.rejects(CrossEncoder.load({ ...files, device: "gpu" }), (e) => e.code === "INVALID_ARGUMENT" && /^device/.test(e.message));
-  // the Embedder follows the same device rules, and a CPU-bound SAS gets its CPU core
+  // the Embedder follows the same device rules, and scores SAS pairs whatever its device
   const embWarnings = [];
   const embGpu = await Embedder.load({ ...enc, device: "webgpu", onWarning: (m) => embWarnings.push(m) });
   assert.equal(embGpu.device, "cpu");
@@ -106,7 +106,8 @@ test("errors arrive as RerankitError with codes", async () => {
   assert.equal(embWarnings.length, 1);
   assert.match(embWarnings[0], /WebGPU unavailable, using the CPU/);
   assert.equal((await embGpu.embed(["a text"]))[0].length, 384);
-  assert.ok(embGpu.cpuCore !== undefined);
+  const [same, other] = await embGpu.sasScores([["a text", "a text"], ["a text", "bananas are yellow"]]);
+  assert.ok(Math.abs(same - 1) < 1e-6 && other < same, `SAS cosines ${same}, ${other}`);
   embGpu.free();
   await assert.rejects(Embedder.load({ ...enc, device: "gpu" }), (e) => e.code === "INVALID_ARGUMENT" && /^device/.test(e.message));
   const ce = await CrossEncoder.load(files);
