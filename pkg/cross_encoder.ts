@@ -6,8 +6,7 @@ import { loadBytes, type LoadProgress, type ModelSource, type SourceCache } from
 import { HubRepo, poolingOf, resolveGraph, type Dtype, type HubOptions } from "./hub.js";
 import { freeQuietly, guarded, wasmRestarts } from "./runtime.js";
 import type { Document } from "./document.js";
-import { WebGpuCore, placeDevice, runtimeHasWebGpu, type RankerCore, type WebGpuInfo } from "./webgpu_cross_encoder.js";
-import { WebGpuEmbedderCore } from "./webgpu_embedder.js";
+import { CrossEncoderEngine, EmbedderEngine, placeDevice, runtimeHasWebGpu, type WebGpuInfo } from "./engine.js";
 
 /** Where a model runs: `"webgpu"` (our WGSL kernels, parity-checked) or `"cpu"` (tract in wasm). */
 export type Device = "cpu" | "webgpu";
@@ -27,7 +26,7 @@ export interface ModelLoadOptions {
   externalData?: ModelSource | Record<string, ModelSource> | ((location: string) => ModelSource | Promise<ModelSource>);
   /**
    * `"cpu"` (default), `"webgpu"` or `"auto"` (WebGPU when the runtime has it, else the CPU silently); see
-   * pkg/webgpu_cross_encoder.ts. Cross-encoders only: an `Embedder` runs on the CPU ("auto" → CPU).
+   * pkg/engine.ts (the rules: src/inference/device.rs).
    */
   device?: Device | "auto";
   /** Hears every fall back from WebGPU to the CPU (no adapter, unsupported graph, failed parity probe). */
@@ -170,11 +169,11 @@ async function pretrainedFiles(modelId: string, options: PretrainedOptions): Pro
 
 /** A cross-encoder reranker: load once, rerank many times. */
 export class CrossEncoder {
-  #core: RankerCore;
+  #core: CrossEncoderEngine;
   /** The wasm instance the core lives in (pkg/runtime.ts restarts it after a trap). */
   #generation = wasmRestarts();
 
-  private constructor(core: RankerCore) {
+  private constructor(core: CrossEncoderEngine) {
     this.#core = core;
   }
 
@@ -182,8 +181,7 @@ export class CrossEncoder {
   static async load(options: ModelLoadOptions): Promise<CrossEncoder> {
     const placement = guarded("device", () => placeDevice(options?.device, options?.onWarning));
     const { model, tokenizer, config, external, limits } = await loadFiles(options);
-    const gpu = await guarded("model", () => WebGpuCore.load({ model, tokenizer, config, external }, limits, placement, options.onWarning));
-    return new CrossEncoder(gpu ?? guarded("model", () => wasm.CrossEncoderCore.load(model, tokenizer, config ?? null, limits, external)));
+    return new CrossEncoder(await guarded("model", () => CrossEncoderEngine.load({ model, tokenizer, config, external }, limits, placement, options.onWarning)));
   }
 
   /**
@@ -198,12 +196,12 @@ export class CrossEncoder {
 
   /** Where the next batch runs: `"webgpu"`, or `"cpu"` (asked for, or after a fallback). */
   get device(): Device {
-    return this.#core instanceof WebGpuCore ? this.#core.device : "cpu";
+    return this.#core.device;
   }
 
   /** Adapter, parity probe and warnings when loaded with `device` "webgpu"/"auto" in a WebGPU runtime. */
   get webgpu(): WebGpuInfo | undefined {
-    return this.#core instanceof WebGpuCore ? this.#core.info : undefined;
+    return this.#core.info;
   }
 
   /** Logits per pair: 1 for relevance models, ≥ 2 for classifiers (scored by the last). */
@@ -282,11 +280,11 @@ export interface EmbedOptions {
 
 /** A bi-encoder: pooled sentence embeddings. */
 export class Embedder {
-  #core: wasm.EmbedderCore | WebGpuEmbedderCore;
+  #core: EmbedderEngine;
   #normalize: boolean;
   #generation = wasmRestarts();
 
-  private constructor(core: wasm.EmbedderCore | WebGpuEmbedderCore, normalize: boolean) {
+  private constructor(core: EmbedderEngine, normalize: boolean) {
     this.#core = core;
     this.#normalize = normalize;
   }
@@ -299,8 +297,7 @@ export class Embedder {
     if (options.normalize !== undefined && typeof options.normalize !== "boolean") invalidArgument("normalize", "expected a boolean");
     const placement = guarded("device", () => placeDevice(options.device, options.onWarning, pooling));
     const { model, tokenizer, config, external, limits } = await loadFiles(modelOptions);
-    const gpu = await guarded("model", () => WebGpuEmbedderCore.load({ model, tokenizer, config, external }, limits, placement, options.onWarning));
-    const core = gpu ?? guarded("model", () => wasm.EmbedderCore.load(model, tokenizer, config ?? null, limits, external, pooling));
+    const core = await guarded("model", () => EmbedderEngine.load({ model, tokenizer, config, external }, limits, placement, pooling, options.onWarning));
     return new Embedder(core, options.normalize ?? false);
   }
 
@@ -321,12 +318,12 @@ export class Embedder {
 
   /** Where the next batch runs: `"webgpu"`, or `"cpu"` (asked for, or after a fallback). */
   get device(): Device {
-    return this.#core instanceof WebGpuEmbedderCore ? this.#core.device : "cpu";
+    return this.#core.device;
   }
 
   /** Adapter, parity probe and warnings when loaded with `device` "webgpu"/"auto" in a WebGPU runtime. */
   get webgpu(): WebGpuInfo | undefined {
-    return this.#core instanceof WebGpuEmbedderCore ? this.#core.info : undefined;
+    return this.#core.info;
   }
 
   get dimension(): number {

@@ -245,36 +245,57 @@ impl CrossEncoder {
     /// Scores every (query, texts) group in shared batches (all chunks of all groups are length-sorted together),
     /// then ranks each group on its own.
     pub fn rerank_groups(&self, groups: &[(&str, Vec<String>)], options: &RerankOptions) -> Result<Vec<Vec<Ranked>>> {
-        options.validate()?;
-        // Every chunk of every document of every group, with its owner (group, document).
-        let mut sequences = Vec::new();
-        let mut owners = Vec::new();
-        for (g, (query, texts)) in groups.iter().enumerate() {
-            let q = self.tokenizer.query(query)?;
-            for (d, text) in texts.iter().enumerate() {
-                let doc = self.tokenizer.document(&q, text, options.max_chunks_per_doc, options.chunk_overlap)?;
-                for chunk in self.tokenizer.chunks(&q, &doc, options.max_chunks_per_doc, options.chunk_overlap)? {
-                    sequences.push(chunk);
-                    owners.push((g, d));
-                }
-            }
-        }
+        let (sequences, owners) = group_sequences(&self.tokenizer, groups, options)?;
         let logits = self.logits(&sequences, options.batch_size)?;
-        let l = self.num_labels;
-        let mut keys: Vec<Vec<f32>> = groups.iter().map(|(_, t)| vec![f32::NEG_INFINITY; t.len()]).collect();
-        for (i, &(g, d)) in owners.iter().enumerate() {
-            let k = logits[i * l + l - 1]; // z₀ for one logit, the last logit otherwise
-            // A NaN cannot be ranked (it compares with nothing); it comes from the model's weights or graph, so it
-            // is reported like the model's other run-time failures (MODEL_LOAD), naming the document.
-            if k.is_nan() {
-                let at = if groups.len() == 1 { format!("documents[{d}]") } else { format!("documents[{g}][{d}]") };
-                return Err(Error::model_load(format!("model: produced NaN logits for {at}")));
-            }
-            keys[g][d] = keys[g][d].max(k);
-        }
-        let scale = options.scale_score.unwrap_or(true) && l == 1;
-        Ok(keys.into_iter().map(|k| rank(&k, scale, options)).collect())
+        rank_groups(groups, &owners, &logits, self.num_labels, options)
     }
+}
+
+/// Every chunk of every document of every group, with its owner (group, document): what a rerank scores, on
+/// either engine (the CPU's `rerank_groups`, and the WebGPU model's).
+pub(crate) fn group_sequences(
+    tokenizer: &PairTokenizer,
+    groups: &[(&str, Vec<String>)],
+    options: &RerankOptions,
+) -> Result<(Vec<Sequence>, Vec<(usize, usize)>)> {
+    options.validate()?;
+    let mut sequences = Vec::new();
+    let mut owners = Vec::new();
+    for (g, (query, texts)) in groups.iter().enumerate() {
+        let q = tokenizer.query(query)?;
+        for (d, text) in texts.iter().enumerate() {
+            let doc = tokenizer.document(&q, text, options.max_chunks_per_doc, options.chunk_overlap)?;
+            for chunk in tokenizer.chunks(&q, &doc, options.max_chunks_per_doc, options.chunk_overlap)? {
+                sequences.push(chunk);
+                owners.push((g, d));
+            }
+        }
+    }
+    Ok((sequences, owners))
+}
+
+/// Each group ranked from its chunks' logits: a document's key is its best chunk's.
+pub(crate) fn rank_groups(
+    groups: &[(&str, Vec<String>)],
+    owners: &[(usize, usize)],
+    logits: &[f32],
+    num_labels: usize,
+    options: &RerankOptions,
+) -> Result<Vec<Vec<Ranked>>> {
+    let l = num_labels;
+    let mut keys: Vec<Vec<f32>> = groups.iter().map(|(_, t)| vec![f32::NEG_INFINITY; t.len()]).collect();
+    for (i, &(g, d)) in owners.iter().enumerate() {
+        let k = logits[i * l + l - 1]; // z₀ for one logit, the last logit otherwise
+        // A NaN cannot be ranked (it compares with nothing); it comes from the model's weights or graph, so it
+        // is reported like the model's other run-time failures (MODEL_LOAD), naming the document.
+        if k.is_nan() {
+            let at = if groups.len() == 1 { format!("documents[{d}]") } else { format!("documents[{g}][{d}]") };
+            return Err(Error::model_load(format!("model: produced NaN logits for {at}")));
+        }
+        keys[g][d] = keys[g][d].max(k);
+    }
+    let scale = options.scale_score.unwrap_or(true) && l == 1;
+    Ok(keys.into_iter().map(|k| rank(&k, scale, options)).collect())
 }
 
 /// Turns sort keys into the ranked, thresholded, cut list (formulas in the module docs).

@@ -246,6 +246,23 @@ fn embeddings_match_tract() {
     embedding_parity("small-embedder", 12);
 }
 
+/// Pooling other than mean moves a WebGPU embedder to the CPU, with a warning, and pools as the CPU embedder does.
+#[test]
+fn cls_pooling_runs_on_the_cpu() {
+    let dir = model_dir("small-embedder", "model.onnx");
+    let heard = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
+    let sink = heard.clone();
+    let warn: rerankit::inference::webgpu::WarningFn = Box::new(move |m: &str| sink.borrow_mut().push(m.to_string()));
+    let mut e = block_on(GpuEmbedder::load(dir.files(), &LoadOptions::default(), Device::WebGpu, Some(warn)))
+        .unwrap()
+        .with_pooling(rerankit::inference::Pooling::Cls);
+    assert_eq!(e.device(), "cpu");
+    assert!(heard.borrow().iter().any(|m| m.contains("\"cls\" pooling runs on the CPU")), "{:?}", heard.borrow());
+    let got = block_on(e.embed(&["a text", "another one"], true, 2)).unwrap();
+    assert_eq!(got, e.cpu().embed(&["a text", "another one"], true, 2).unwrap());
+    assert_eq!(e.cpu().pooling(), rerankit::inference::Pooling::Cls);
+}
+
 #[test]
 #[ignore = "60 texts through all-MiniLM-L6-v2: for GPU machines"]
 fn embeddings_of_60_texts_match_tract() {

@@ -1,14 +1,16 @@
-//! Bindings for CPU inference: `CrossEncoder` and `Embedder` (wrapped by pkg/cross_encoder.ts).
+//! What the model bindings (super::models) read from JS and give back: documents and queries of a rerank (the
+//! predict_batch shapes), external-data files, SAS pairs, rankings; and the two model-free exports of the model
+//! module: `placeDevice` (src/inference/device.rs) and `externalDataLocations`.
 //!
 //! Model bytes arrive as `Uint8Array`s (the TypeScript side fetches URLs and reads files); options arrive as
-//! plain objects with the JS names (`topK`, `maxChunksPerDoc`, …) and are validated here.
+//! plain objects with the JS names (`topK`, `maxChunksPerDoc`, …) and are read by `super::convert::read_options`.
 
 use super::convert::{read_options, to_js, to_json, to_json_object};
 use super::errors::{js, JsResult};
 use rerankit::eval::haystack::sas::{BiEncoderSas, CrossEncoderSas, SasScorer};
 use rerankit::inference::cross_encoder::model_text;
 use rerankit::inference::onnx_import::{decode, external_data};
-use rerankit::inference::{place, CrossEncoder, Device, Embedder, ExternalFile, ModelFiles, Pooling, Ranked, RerankOptions};
+use rerankit::inference::{place, CrossEncoder, Device, Embedder, ExternalFile, Pooling, Ranked, RerankOptions};
 use rerankit::{Error, Result};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
@@ -55,10 +57,6 @@ pub(super) fn string_list(field: &str, value: &JsValue) -> Result<Vec<String>> {
             .collect(),
         other => Err(Error::invalid(field, format!("expected an array of strings, got {}", rerankit::document::json_type(&other)))),
     }
-}
-
-pub(super) fn files<'a>(model: &'a [u8], tokenizer: &'a [u8], config: &'a Option<Vec<u8>>, external: &'a [ExternalFile]) -> ModelFiles<'a> {
-    ModelFiles { model, tokenizer, config: config.as_deref(), external_data: external }
 }
 
 /// `[[prediction, gold], …]` from JS.
@@ -137,78 +135,6 @@ pub fn external_data_locations(model: &[u8]) -> JsResult<Vec<String>> {
     js(decode(model).map(|mut proto| external_data::locations(&mut proto)))
 }
 
-/// A loaded cross-encoder (wrapped by `CrossEncoder` in pkg/cross_encoder.ts).
-#[wasm_bindgen(js_name = CrossEncoderCore)]
-pub struct CrossEncoderCore {
-    inner: CrossEncoder,
-}
-
-#[wasm_bindgen(js_class = CrossEncoderCore)]
-impl CrossEncoderCore {
-    /// Parses and optimises the model once; `options`: `{maxLength?, maxQueryTokens?}`; `external`: the
-    /// external-data files (`[{location, bytes}]`, or undefined).
-    pub fn load(model: &[u8], tokenizer: &[u8], config: Option<Vec<u8>>, options: JsValue, external: JsValue) -> JsResult<CrossEncoderCore> {
-        js((|| {
-            let external = external_files(&external)?;
-            let inner = CrossEncoder::load(files(model, tokenizer, &config, &external), &read_options("options", &options)?)?;
-            Ok(CrossEncoderCore { inner })
-        })())
-    }
-
-    #[wasm_bindgen(getter, js_name = numLabels)]
-    pub fn num_labels(&self) -> usize {
-        self.inner.num_labels()
-    }
-
-    #[wasm_bindgen(getter, js_name = maxLength)]
-    pub fn max_length(&self) -> usize {
-        self.inner.max_length()
-    }
-
-    /// Raw logits of `queries[i]` with `documents[i]`, row-major `[n × numLabels]`.
-    pub fn score(&self, queries: JsValue, documents: JsValue, batch_size: usize) -> JsResult<Vec<f32>> {
-        js((|| {
-            let q = string_list("queries", &queries)?;
-            let d = string_list("documents", &documents)?;
-            if q.len() != d.len() {
-                return Err(Error::invalid("pairs", "every pair needs a query and a document"));
-            }
-            let pairs: Vec<(&str, &str)> = q.iter().map(String::as_str).zip(d.iter().map(String::as_str)).collect();
-            self.inner.score(&pairs, batch_size)
-        })())
-    }
-
-    /// Haystack's semantic answer similarity of `[prediction, gold]` pairs: the sigmoid of a one-logit model's
-    /// logit (a blank prediction is scored as sentence-transformers scores it).
-    #[wasm_bindgen(js_name = sasScores)]
-    pub fn sas_scores(&self, pairs: JsValue, batch_size: usize) -> JsResult<Vec<f64>> {
-        js(cross_encoder_sas(&self.inner, &pairs, batch_size))
-    }
-
-    /// Token ids of the pair as the model sees it (only_second truncation), for tests and debugging.
-    #[wasm_bindgen(js_name = encodePair)]
-    pub fn encode_pair(&self, query: &str, document: &str) -> JsResult<JsValue> {
-        js((|| {
-            let s = self.inner.encode_pair(query, document)?;
-            let mut o = Map::new();
-            o.insert("inputIds".into(), Value::from(s.ids));
-            o.insert("tokenTypeIds".into(), Value::from(s.type_ids));
-            to_js(&Value::Object(o))
-        })())
-    }
-
-    /// Reranks one list (`queries` of length 1) or several lists (one query per list, or one for all);
-    /// returns `[{index, score}]` per list.
-    pub fn rerank(&self, queries: JsValue, lists: JsValue, nested: bool, options: JsValue) -> JsResult<JsValue> {
-        js((|| {
-            let (options, queries, lists) = rerank_input(&queries, &lists, nested, &options)?;
-            let groups: Vec<(&str, Vec<String>)> = queries.iter().map(String::as_str).zip(lists).collect();
-            let ranked = self.inner.rerank_groups(&groups, &options)?;
-            ranked_to_js(ranked)
-        })())
-    }
-}
-
 /// The arguments of both bindings' `rerank` (Haystack's `predict_batch` shapes): the options, and one query and
 /// one list of model texts per document list. `queries` is one query (a string, or an array of one) for all
 /// lists, or one per list; `nested` tells whether the caller gave a list of lists (`lists` then holds them) or
@@ -262,43 +188,4 @@ pub(super) fn ranked_to_js(ranked: Vec<Vec<Ranked>>) -> Result<JsValue> {
         })
         .collect();
     to_js(&Value::Array(out))
-}
-
-/// A loaded bi-encoder (wrapped by `Embedder` in pkg/cross_encoder.ts).
-#[wasm_bindgen(js_name = EmbedderCore)]
-pub struct EmbedderCore {
-    inner: Embedder,
-}
-
-#[wasm_bindgen(js_class = EmbedderCore)]
-impl EmbedderCore {
-    /// As `CrossEncoderCore.load`; `pooling`: `"mean"`, `"cls"` or `"lastToken"`.
-    pub fn load(model: &[u8], tokenizer: &[u8], config: Option<Vec<u8>>, options: JsValue, external: JsValue, pooling: &str) -> JsResult<EmbedderCore> {
-        js((|| {
-            let external = external_files(&external)?;
-            let pooling = Pooling::parse(pooling)?;
-            let inner = Embedder::load(files(model, tokenizer, &config, &external), &read_options("options", &options)?)?.with_pooling(pooling);
-            Ok(EmbedderCore { inner })
-        })())
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn dimension(&self) -> usize {
-        self.inner.dimension()
-    }
-
-    /// Haystack's semantic answer similarity of `[prediction, gold]` pairs: the cosine of their embeddings.
-    #[wasm_bindgen(js_name = sasScores)]
-    pub fn sas_scores(&self, pairs: JsValue, batch_size: usize) -> JsResult<Vec<f64>> {
-        js(embedder_sas(&self.inner, &pairs, batch_size))
-    }
-
-    /// Embeddings of `texts`, concatenated (`texts.length × dimension`).
-    pub fn embed(&self, texts: JsValue, normalize: bool, batch_size: usize) -> JsResult<Vec<f32>> {
-        js((|| {
-            let t = string_list("texts", &texts)?;
-            let refs: Vec<&str> = t.iter().map(String::as_str).collect();
-            Ok(self.inner.embed(&refs, normalize, batch_size)?.concat())
-        })())
-    }
 }

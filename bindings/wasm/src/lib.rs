@@ -11,8 +11,8 @@ mod option_fields;
 mod rankers;
 mod agent_eval;
 mod haystack_eval;
-#[cfg(feature = "cpu")] mod inference;
-#[cfg(all(feature = "cpu", feature = "webgpu"))] mod webgpu;
+#[cfg(feature = "models")] mod inference;
+#[cfg(feature = "models")] mod models;
 
 use wasm_bindgen::prelude::*;
 

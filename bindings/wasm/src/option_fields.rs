@@ -16,7 +16,7 @@ pub fn option_fields() -> JsResult<JsValue> {
     use rerankit::rankers::fusion::FusionOptions;
     use rerankit::rankers::lost_in_the_middle::LostInTheMiddleOptions;
     use rerankit::rankers::recentness::RecentnessOptions;
-    #[cfg_attr(not(feature = "cpu"), allow(unused_mut))]
+    #[cfg_attr(not(feature = "models"), allow(unused_mut))]
     let mut fields: Vec<(&str, &[&str])> = vec![
         ("EvaluateOptions", field_names::<EvaluateOptions>()),
         ("RecentnessOptions", field_names::<RecentnessOptions>()),
@@ -29,7 +29,7 @@ pub fn option_fields() -> JsResult<JsValue> {
         ("WrongExamplesOptions", field_names::<WrongExamplesOptions>()),
         ("ContextMatching", field_names::<ContextMatching>()),
     ];
-    #[cfg(feature = "cpu")]
+    #[cfg(feature = "models")]
     {
         use rerankit::inference::{LoadOptions, RerankOptions};
         fields.push(("RerankOptions", field_names::<RerankOptions>()));

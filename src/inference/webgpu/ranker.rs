@@ -16,9 +16,9 @@ use super::model::{GpuBert, Output};
 use super::weights::BertWeights;
 use crate::inference::batching::{batches, Sequence};
 use crate::inference::onnx_import::prepare;
-use crate::inference::cross_encoder::rank;
+use crate::inference::cross_encoder::{group_sequences, rank_groups};
 use crate::inference::model_info::parse_config;
-use crate::inference::{CrossEncoder, Embedder, LoadOptions, ModelFiles, Ranked, RerankOptions};
+use crate::inference::{CrossEncoder, Embedder, LoadOptions, ModelFiles, Pooling, Ranked, RerankOptions};
 use crate::{Error, Result};
 use std::sync::Arc;
 
@@ -285,32 +285,9 @@ impl GpuCrossEncoder {
     /// shared length-sorted batches, then per group: max logit over a document's chunks (the last logit for
     /// classifiers), sigmoid on one-logit models, threshold, stable sort, top-k.
     pub async fn rerank_groups(&mut self, groups: &[(&str, Vec<String>)], options: &RerankOptions) -> Result<Vec<Vec<Ranked>>> {
-        options.validate()?;
-        let tok = self.cpu.tokenizer();
-        let mut sequences = Vec::new();
-        let mut owners = Vec::new();
-        for (g, (query, texts)) in groups.iter().enumerate() {
-            let q = tok.query(query)?;
-            for (d, text) in texts.iter().enumerate() {
-                let doc = tok.document(&q, text, options.max_chunks_per_doc, options.chunk_overlap)?;
-                for chunk in tok.chunks(&q, &doc, options.max_chunks_per_doc, options.chunk_overlap)? {
-                    sequences.push(chunk);
-                    owners.push((g, d));
-                }
-            }
-        }
+        let (sequences, owners) = group_sequences(self.cpu.tokenizer(), groups, options)?;
         let logits = self.logits(&sequences, options.batch_size).await?;
-        let l = self.cpu.num_labels();
-        let mut keys: Vec<Vec<f32>> = groups.iter().map(|(_, t)| vec![f32::NEG_INFINITY; t.len()]).collect();
-        for (i, &(g, d)) in owners.iter().enumerate() {
-            let k = logits[i * l + l - 1];
-            if k.is_nan() {
-                return Err(Error::internal("the model produced NaN logits"));
-            }
-            keys[g][d] = keys[g][d].max(k);
-        }
-        let scale = options.scale_score.unwrap_or(true) && l == 1;
-        Ok(keys.into_iter().map(|k| rank(&k, scale, options)).collect())
+        rank_groups(groups, &owners, &logits, self.cpu.num_labels(), options)
     }
 }
 
@@ -328,6 +305,16 @@ impl GpuEmbedder {
         let probe = PROBE_PAIRS.iter().map(|(_, d)| cpu.tokenizer().single(d)).collect::<Result<Vec<_>>>()?;
         let backend = Backend::open(&files, device, "last_hidden_state", on_warning).await;
         Ok(GpuEmbedder { cpu, backend, probe })
+    }
+
+    /// Pools token vectors by `pooling`. The WGSL pipeline ends in mean pooling, so any other pooling moves the
+    /// model to the CPU (with a warning when it was on the GPU).
+    pub fn with_pooling(mut self, pooling: Pooling) -> Self {
+        self.cpu = self.cpu.with_pooling(pooling);
+        if pooling != Pooling::Mean && !matches!(self.backend.state, State::Cpu { .. }) {
+            self.backend.fall_back(format!("WebGPU embedders pool by mean; \"{}\" pooling runs on the CPU", pooling.as_str()));
+        }
+        self
     }
 
     pub fn device(&self) -> &'static str {

@@ -1,32 +1,35 @@
-//! Bindings for the WebGPU backend: `WebGpuCrossEncoderCore` and `WebGpuEmbedderCore`, the same surfaces as
-//! `CrossEncoderCore` and `EmbedderCore` (wrapped by pkg/webgpu_cross_encoder.ts and pkg/webgpu_embedder.ts) but
-//! asynchronous, because WebGPU hands results back through the event loop.
+//! The two model classes: `CrossEncoderCore` and `EmbedderCore` (wrapped by pkg/engine.ts), one per kind of
+//! model, each with its engine inside — the CPU path (tract), or our WGSL kernels on WebGPU parity-checked
+//! against it, with the CPU as fallback. Every call is asynchronous, because WebGPU hands results back through
+//! the event loop; on the CPU the promise is settled at once.
 //!
 //! ```js
-//! const core = await WebGpuCrossEncoderCore.load(model, tokenizer, config, {maxLength}, undefined, "auto", msg => console.warn(msg));
-//! core.device;                                   // "webgpu" | "cpu" (no adapter, unsupported graph, failed probe)
-//! await core.score(["q", "q"], ["doc a", "doc b"], 16);                // Float32Array [n × numLabels]
-//! await core.rerank(["q"], [["doc a", {content: "doc b"}]], {topK: 10}); // [[{index, score}]]
+//! const core = await CrossEncoderCore.load(model, tokenizer, config, {maxLength}, undefined, "auto", msg => console.warn(msg));
+//! core.device;                                   // "webgpu" | "cpu" (asked for, no adapter, unsupported graph, failed probe)
+//! await core.score(["q", "q"], ["doc a", "doc b"], 16);                       // Float32Array [n × numLabels]
+//! await core.rerank("q", [["doc a", {content: "doc b"}]], false, {topK: 10}); // [[{index, score}]]
 //! ```
-//! The probe against the CPU path runs on the first `score`/`rerank`; a failed probe or a GPU error switches the
-//! model to the CPU for good, calls the warning callback, and `device` becomes `"cpu"`. Options, documents and
-//! errors are read exactly as the CPU binding reads them (`super::inference`).
+//! On WebGPU the probe against the CPU path runs on the first `score`/`rerank`; a failed probe or a GPU error
+//! switches the model to the CPU for good, calls the warning callback, and `device` becomes `"cpu"`. Where the
+//! model starts is decided before loading (`placeDevice`, src/inference/device.rs).
 
 use super::convert::{read_options, to_js};
 use super::errors::{js, to_js_error, JsResult};
 use super::inference::{cross_encoder_sas, embedder_sas, external_files, ranked_to_js, rerank_input, string_list};
 use rerankit::inference::webgpu::{Device, GpuCrossEncoder, GpuEmbedder, ProbeReport, WarningFn};
-use rerankit::inference::{ExternalFile, LoadOptions, ModelFiles};
+use rerankit::inference::{ExternalFile, LoadOptions, ModelFiles, Pooling};
 use rerankit::{Error, Result};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
-/// A cross-encoder on WebGPU (parity-checked against the CPU path) with CPU fallback.
-#[wasm_bindgen(js_name = WebGpuCrossEncoderCore)]
-pub struct WebGpuCrossEncoderCore {
+/// A loaded cross-encoder; its engine is the CPU or WebGPU (with the CPU as fallback).
+#[wasm_bindgen(js_name = CrossEncoderCore)]
+pub struct CrossEncoderCore {
     inner: Rc<RefCell<GpuCrossEncoder>>,
+    num_labels: usize,
+    max_length: usize,
 }
 
 /// Runs `f` on the model inside a promise. Calls are serialised by the TypeScript wrapper; a call arriving
@@ -102,11 +105,11 @@ macro_rules! device_getters {
     };
 }
 
-device_getters!(WebGpuCrossEncoderCore);
-device_getters!(WebGpuEmbedderCore);
+device_getters!(CrossEncoderCore);
+device_getters!(EmbedderCore);
 
-#[wasm_bindgen(js_class = WebGpuCrossEncoderCore)]
-impl WebGpuCrossEncoderCore {
+#[wasm_bindgen(js_class = CrossEncoderCore)]
+impl CrossEncoderCore {
     /// Loads the CPU model (tokenizer, probe oracle, fallback) and, unless `device` is `"cpu"`, the GPU one.
     /// `options`: `{maxLength?, maxQueryTokens?}`; `device`: `"webgpu" | "cpu" | "auto"`; `onWarning(message)`
     /// hears every fallback to the CPU.
@@ -118,21 +121,23 @@ impl WebGpuCrossEncoderCore {
         external: JsValue,
         device: String,
         on_warning: Option<js_sys::Function>,
-    ) -> JsResult<WebGpuCrossEncoderCore> {
+    ) -> JsResult<CrossEncoderCore> {
         let (device, limits, external) = js(load_args(&device, &options, &external))?;
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };
         let ce = js(GpuCrossEncoder::load(files, &limits, device, warning_fn(on_warning)).await)?;
-        Ok(WebGpuCrossEncoderCore { inner: Rc::new(RefCell::new(ce)) })
+        let (num_labels, max_length) = (ce.cpu().num_labels(), ce.cpu().max_length());
+        Ok(CrossEncoderCore { inner: Rc::new(RefCell::new(ce)), num_labels, max_length })
     }
 
+    /// Logits per pair (fixed at load: readable while a call is in flight).
     #[wasm_bindgen(getter, js_name = numLabels)]
-    pub fn num_labels(&self) -> JsResult<usize> {
-        Ok(self.inner.try_borrow().map_err(|_| to_js_error(busy()))?.cpu().num_labels())
+    pub fn num_labels(&self) -> usize {
+        self.num_labels
     }
 
     #[wasm_bindgen(getter, js_name = maxLength)]
-    pub fn max_length(&self) -> JsResult<usize> {
-        Ok(self.inner.try_borrow().map_err(|_| to_js_error(busy()))?.cpu().max_length())
+    pub fn max_length(&self) -> usize {
+        self.max_length
     }
 
     /// Token ids of the pair as the model sees it (only_second truncation).
@@ -163,8 +168,8 @@ impl WebGpuCrossEncoderCore {
         })
     }
 
-    /// Haystack's semantic answer similarity of `[prediction, gold]` pairs, on the model's CPU twin (exact and
-    /// small: SAS scores short answers).
+    /// Haystack's semantic answer similarity of `[prediction, gold]` pairs, on the model's CPU path whatever its
+    /// engine (exact, and small: SAS scores short answers).
     #[wasm_bindgen(js_name = sasScores)]
     pub fn sas_scores(&self, pairs: JsValue, batch_size: usize) -> JsResult<Vec<f64>> {
         let c = self.inner.try_borrow().map_err(|_| to_js_error(busy()))?;
@@ -184,20 +189,22 @@ impl WebGpuCrossEncoderCore {
     }
 }
 
-/// A bi-encoder on WebGPU (mean pooling on the GPU, parity-checked against the CPU path) with CPU fallback.
+/// A loaded bi-encoder; its engine is the CPU or WebGPU (mean pooling on the GPU, parity-checked).
 ///
 /// ```js
-/// const core = await WebGpuEmbedderCore.load(model, tokenizer, config, {maxLength}, undefined, "auto", msg => console.warn(msg));
+/// const core = await EmbedderCore.load(model, tokenizer, config, {maxLength}, undefined, "auto", "mean", msg => console.warn(msg));
 /// await core.embed(["text a", "text b"], true, 32);   // Float32Array [n × dimension]
 /// ```
-#[wasm_bindgen(js_name = WebGpuEmbedderCore)]
-pub struct WebGpuEmbedderCore {
+#[wasm_bindgen(js_name = EmbedderCore)]
+pub struct EmbedderCore {
     inner: Rc<RefCell<GpuEmbedder>>,
+    dimension: usize,
 }
 
-#[wasm_bindgen(js_class = WebGpuEmbedderCore)]
-impl WebGpuEmbedderCore {
-    /// As `WebGpuCrossEncoderCore.load`, for encoders with a `last_hidden_state` output.
+#[wasm_bindgen(js_class = EmbedderCore)]
+impl EmbedderCore {
+    /// As `CrossEncoderCore.load`, for encoders with a `last_hidden_state` output; `pooling`: `"mean"`, `"cls"` or
+    /// `"lastToken"` (only mean pooling runs on WebGPU).
     pub async fn load(
         model: Vec<u8>,
         tokenizer: Vec<u8>,
@@ -205,17 +212,20 @@ impl WebGpuEmbedderCore {
         options: JsValue,
         external: JsValue,
         device: String,
+        pooling: String,
         on_warning: Option<js_sys::Function>,
-    ) -> JsResult<WebGpuEmbedderCore> {
+    ) -> JsResult<EmbedderCore> {
         let (device, limits, external) = js(load_args(&device, &options, &external))?;
+        let pooling = js(Pooling::parse(&pooling))?;
         let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };
-        let e = js(GpuEmbedder::load(files, &limits, device, warning_fn(on_warning)).await)?;
-        Ok(WebGpuEmbedderCore { inner: Rc::new(RefCell::new(e)) })
+        let e = js(GpuEmbedder::load(files, &limits, device, warning_fn(on_warning)).await)?.with_pooling(pooling);
+        let dimension = e.cpu().dimension();
+        Ok(EmbedderCore { inner: Rc::new(RefCell::new(e)), dimension })
     }
 
     #[wasm_bindgen(getter)]
-    pub fn dimension(&self) -> JsResult<usize> {
-        Ok(self.inner.try_borrow().map_err(|_| to_js_error(busy()))?.cpu().dimension())
+    pub fn dimension(&self) -> usize {
+        self.dimension
     }
 
     /// Haystack's semantic answer similarity of `[prediction, gold]` pairs, on the model's CPU twin.

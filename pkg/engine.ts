@@ -1,10 +1,11 @@
-// The WebGPU engine behind `CrossEncoder.load({device: "webgpu" | "auto"})`: rerankit's own WGSL kernels (Rust,
-// wgpu over the browser's WebGPU), checked on first use against the CPU path (parity probe, max |Δlogit| ≤ 1e-3),
-// with the CPU (tract in wasm) as fallback. The device names, the default ("cpu") and the fallbacks decided before
-// loading are Rust's (src/inference/device.rs, through `placeDevice`); this file looks at the runtime
-// (`navigator.gpu`), queues calls and names the adapter. Once loaded, every fallback (no adapter, unsupported
-// graph such as int8, failed probe, GPU error) calls `onWarning` and `ranker.device` becomes "cpu"; a model never
-// returns an answer the CPU path would not.
+// The engine inside every model: a wasm model core (`CrossEncoderCore`, `EmbedderCore`: bindings/wasm/src/models.rs)
+// runs on the CPU (tract) or on WebGPU (rerankit's WGSL kernels, parity-checked against the CPU path on first use,
+// with the CPU as fallback). This file owns what the TypeScript side does about devices: it looks at the runtime
+// (`navigator.gpu`), asks Rust where a model starts (`placeDevice`: the names, the default "cpu" and the fallbacks
+// decided before loading are src/inference/device.rs's), queues calls on a model (a WebGPU call borrows the wasm
+// model while it awaits the GPU) and names the adapter as the browser does. Once loaded, every fallback (no
+// adapter, unsupported graph such as int8, failed probe, GPU error) calls `onWarning` and `device` becomes "cpu";
+// a model never returns an answer the CPU path would not.
 import * as wasm from "./wasm/rerankit.js";
 import { invalidArgument } from "./errors.js";
 
@@ -18,7 +19,7 @@ export interface ProbeReport {
   values: number;
 }
 
-/** What a WebGPU-capable ranker reports (`CrossEncoder.webgpu`). */
+/** What a WebGPU-capable model reports (`CrossEncoder.webgpu`). */
 export interface WebGpuInfo {
   /**
    * The adapter in use while on WebGPU: the browser's `GPUAdapterInfo` (`"google swiftshader (WebGPU, software
@@ -32,17 +33,6 @@ export interface WebGpuInfo {
 }
 
 type Ranked = { index: number; score: number };
-
-/** The methods `CrossEncoder` calls on its core; the CPU core answers at once, this one through promises. */
-export interface RankerCore {
-  readonly numLabels: number;
-  readonly maxLength: number;
-  score(queries: string[], documents: string[], batchSize: number): Float32Array | Promise<Float32Array>;
-  rerank(queries: unknown, lists: readonly unknown[], nested: boolean, options: object): Ranked[][] | Promise<Ranked[][]>;
-  encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] };
-  sasScores(pairs: [string, string][], batchSize: number): Float64Array | Promise<Float64Array>;
-  free(): void;
-}
 
 /** Whether this runtime exposes WebGPU at all (a browser window or dedicated worker with `navigator.gpu`). */
 export function runtimeHasWebGpu(): boolean {
@@ -89,15 +79,6 @@ export function placeDevice(device: unknown, onWarning: unknown, pooling?: strin
   return placement;
 }
 
-/** What both WebGPU cores of the wasm module (cross-encoder, embedder) report. */
-interface WasmWebGpuCore {
-  readonly device: string;
-  readonly adapter: string | undefined;
-  readonly probe: ProbeReport | undefined;
-  readonly warnings: string[];
-  free(): void;
-}
-
 /** The model files every loader takes. */
 export interface ModelBytes {
   model: Uint8Array;
@@ -106,38 +87,46 @@ export interface ModelBytes {
   external?: { location: string; bytes: Uint8Array }[];
 }
 
-/** The signature both wasm WebGPU cores' `load` share. */
-type WasmLoad<C> = (model: Uint8Array, tokenizer: Uint8Array, config: Uint8Array | null, options: unknown, external: unknown, device: string, onWarning?: ((message: string) => void) | null) => Promise<C>;
+/** What both wasm model cores report about their engine. */
+interface WasmModelCore {
+  readonly device: string;
+  readonly adapter: string | undefined;
+  readonly probe: ProbeReport | undefined;
+  readonly warnings: string[];
+  free(): void;
+}
 
-/** A wasm WebGPU core behind a call queue: concurrent calls on one model run one after another. */
-export class QueuedWebGpuCore<C extends WasmWebGpuCore> {
+/** A wasm model core behind a call queue: concurrent calls on one model run one after another. */
+class Engine<C extends WasmModelCore> {
   protected readonly core: C;
   #queue: Promise<unknown> = Promise.resolve();
   #adapterLabel: string | undefined;
+  #triedGpu: boolean;
 
-  protected constructor(core: C, adapterLabel: string | undefined) {
+  protected constructor(core: C, placement: Placement, adapterLabel: string | undefined) {
     this.core = core;
+    this.#triedGpu = placement.tryGpu;
     this.#adapterLabel = adapterLabel;
   }
 
-  /** The wasm core `load` makes for `placement`, or `null` when the CPU core should be used instead. */
-  protected static async loadCore<W extends WasmWebGpuCore>(load: WasmLoad<W>, files: ModelBytes, limits: object, placement: Placement, onWarning: ((message: string) => void) | undefined): Promise<W | null> {
-    if (!placement.tryGpu) return null;
-    const warn = onWarning === undefined ? undefined : (m: string) => onWarning(m);
-    return load(files.model, files.tokenizer, files.config ?? null, limits, files.external, placement.device, warn);
-  }
-
   /** The browser's name for the adapter, when the model landed on WebGPU. */
-  protected static async label(core: WasmWebGpuCore): Promise<string | undefined> {
+  protected static async label(core: WasmModelCore): Promise<string | undefined> {
     return core.device === "webgpu" ? await browserAdapterLabel() : undefined;
   }
 
-  /** `"webgpu"` while the WGSL kernels run the model, `"cpu"` after any fallback. */
+  /** The warning callback as the wasm core takes it. */
+  protected static warn(onWarning: ((message: string) => void) | undefined): ((message: string) => void) | undefined {
+    return onWarning === undefined ? undefined : (m: string) => onWarning(m);
+  }
+
+  /** `"webgpu"` while the WGSL kernels run the model, `"cpu"` when asked for or after any fallback. */
   get device(): "webgpu" | "cpu" {
     return this.core.device as "webgpu" | "cpu";
   }
 
-  get info(): WebGpuInfo {
+  /** Adapter, probe and warnings when WebGPU was tried (device "webgpu"/"auto" in a WebGPU runtime). */
+  get info(): WebGpuInfo | undefined {
+    if (!this.#triedGpu) return undefined;
     const wgpuName = this.core.adapter ?? undefined;
     const adapter = wgpuName === undefined ? undefined : (this.#adapterLabel ?? wgpuName);
     return { adapter, probe: this.core.probe ?? undefined, warnings: this.core.warnings };
@@ -147,7 +136,7 @@ export class QueuedWebGpuCore<C extends WasmWebGpuCore> {
     this.core.free();
   }
 
-  /** Runs `call` after every earlier call on this model has settled (the wasm model is borrowed while a GPU call is awaited). */
+  /** Runs `call` after every earlier call on this model has settled. */
   protected serial<T>(call: () => Promise<T>): Promise<T> {
     const next = this.#queue.then(call, call);
     this.#queue = next.catch(() => undefined);
@@ -155,20 +144,12 @@ export class QueuedWebGpuCore<C extends WasmWebGpuCore> {
   }
 }
 
-/** The WebGPU cross-encoder core. */
-export class WebGpuCore extends QueuedWebGpuCore<wasm.WebGpuCrossEncoderCore> implements RankerCore {
-  /**
-   * The WebGPU core for `device`, or `null` when the CPU core should be used instead (`device` "cpu", or a
-   * runtime without WebGPU — with a warning when "webgpu" was asked for).
-   */
-  static async load(
-    files: ModelBytes,
-    limits: object,
-    placement: Placement,
-    onWarning: ((message: string) => void) | undefined,
-  ): Promise<WebGpuCore | null> {
-    const core = await QueuedWebGpuCore.loadCore(wasm.WebGpuCrossEncoderCore.load, files, limits, placement, onWarning);
-    return core && new WebGpuCore(core, await QueuedWebGpuCore.label(core));
+/** A cross-encoder's engine. */
+export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
+  static async load(files: ModelBytes, limits: object, placement: Placement, onWarning: ((message: string) => void) | undefined): Promise<CrossEncoderEngine> {
+    const device = placement.tryGpu ? placement.device : "cpu";
+    const core = await wasm.CrossEncoderCore.load(files.model, files.tokenizer, files.config ?? null, limits, files.external, device, Engine.warn(onWarning));
+    return new CrossEncoderEngine(core, placement, await Engine.label(core));
   }
 
   get numLabels(): number {
@@ -193,5 +174,26 @@ export class WebGpuCore extends QueuedWebGpuCore<wasm.WebGpuCrossEncoderCore> im
 
   encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] } {
     return this.core.encodePair(query, document);
+  }
+}
+
+/** A bi-encoder's engine. */
+export class EmbedderEngine extends Engine<wasm.EmbedderCore> {
+  static async load(files: ModelBytes, limits: object, placement: Placement, pooling: string, onWarning: ((message: string) => void) | undefined): Promise<EmbedderEngine> {
+    const device = placement.tryGpu ? placement.device : "cpu";
+    const core = await wasm.EmbedderCore.load(files.model, files.tokenizer, files.config ?? null, limits, files.external, device, pooling, Engine.warn(onWarning));
+    return new EmbedderEngine(core, placement, await Engine.label(core));
+  }
+
+  get dimension(): number {
+    return this.core.dimension;
+  }
+
+  sasScores(pairs: [string, string][], batchSize: number): Promise<Float64Array> {
+    return this.serial(async () => this.core.sasScores(pairs, batchSize));
+  }
+
+  embed(texts: readonly string[], normalize: boolean, batchSize: number): Promise<Float32Array> {
+    return this.serial(() => this.core.embed(texts, normalize, batchSize) as Promise<Float32Array>);
   }
 }
