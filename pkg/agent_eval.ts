@@ -3,7 +3,7 @@
 // (per_template / micro / macro), and LLM-judged metrics through your own async `judge(prompt)` — rerankit
 // holds no API key and calls no vendor. The Rust docs in src/eval/agent/ carry the exact rules.
 import * as wasm from "./wasm/rerankit.js";
-import { invalidArgument } from "./errors.js";
+import { invalidArgument, optionsObject } from "./errors.js";
 
 /** One evaluation result (graphrag-eval's output keys: `template_id`, `question_id`, `steps_score`, …). */
 export type AgentResult = Record<string, unknown>;
@@ -30,17 +30,6 @@ export interface EvaluateAgentOptions {
 /** Reference datasets and responses may be given as text (YAML, JSON, JSONL) or as parsed values. */
 export type AgentInput = string | unknown[] | Record<string, unknown>;
 
-function asText(value: unknown, field: string): string {
-  if (typeof value === "string") return value;
-  if (value === null || typeof value !== "object") invalidArgument(field, "expected YAML/JSON text, an array or an object");
-  return JSON.stringify(value);
-}
-
-function configText(config: EvaluateAgentOptions["config"]): string | undefined {
-  if (config === undefined || config === null) return undefined;
-  return asText(config, "config");
-}
-
 /**
  * Evaluates `responses` against the `reference` dataset, as graphrag-eval's `run_evaluation` does: one result
  * per reference question. Without a judge the call is synchronous and returns the results; with a judge it
@@ -50,19 +39,20 @@ export function evaluateAgent(reference: AgentInput, responses: AgentInput): Age
 export function evaluateAgent(reference: AgentInput, responses: AgentInput, options: EvaluateAgentOptions & { judge: Judge }): Promise<AgentResult[]>;
 export function evaluateAgent(reference: AgentInput, responses: AgentInput, options?: EvaluateAgentOptions): AgentResult[] | Promise<AgentResult[]>;
 export function evaluateAgent(reference: AgentInput, responses: AgentInput, options: EvaluateAgentOptions = {}): AgentResult[] | Promise<AgentResult[]> {
-  const ref = asText(reference, "reference");
-  const resp = asText(responses, "responses");
-  if (!options.judge) return JSON.parse(wasm.agentEvaluate(ref, resp)) as AgentResult[];
+  options = optionsObject(options, ["judge", "config", "concurrency"]);
+  if (options.judge === undefined) return wasm.agentEvaluate(reference, responses) as AgentResult[];
   if (typeof options.judge !== "function") invalidArgument("judge", "expected a function (prompt) => text");
-  return judged(ref, resp, options);
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) invalidArgument("concurrency", "expected an integer from 1 to 1024");
+  return judged(reference, responses, options, concurrency);
 }
 
-async function judged(reference: string, responses: string, options: EvaluateAgentOptions): Promise<AgentResult[]> {
-  const plan = new wasm.AgentJudgePlan(reference, responses, configText(options.config));
+async function judged(reference: AgentInput, responses: AgentInput, options: EvaluateAgentOptions, concurrency: number): Promise<AgentResult[]> {
+  const plan = new wasm.AgentJudgePlan(reference, responses, options.config);
   try {
-    const prompts = JSON.parse(plan.prompts()) as string[];
+    const prompts = plan.prompts();
     const answers: Array<{ text?: string; error?: string; cost?: number }> = new Array(prompts.length);
-    const limit = Math.max(1, Math.floor(options.concurrency ?? 4));
+    const limit = concurrency;
     let next = 0;
     const worker = async () => {
       while (next < prompts.length) {
@@ -79,7 +69,7 @@ async function judged(reference: string, responses: string, options: EvaluateAge
       }
     };
     await Promise.all(Array.from({ length: Math.min(limit, prompts.length) }, worker));
-    return JSON.parse(plan.apply(JSON.stringify(answers))) as AgentResult[];
+    return plan.apply(answers) as AgentResult[];
   } finally {
     plan.free();
   }
@@ -87,9 +77,9 @@ async function judged(reference: string, responses: string, options: EvaluateAge
 
 /** The prompts a judge would be asked for these inputs (for inspection or batching). */
 export function agentJudgePrompts(reference: AgentInput, responses: AgentInput, config?: EvaluateAgentOptions["config"]): string[] {
-  const plan = new wasm.AgentJudgePlan(asText(reference, "reference"), asText(responses, "responses"), configText(config));
+  const plan = new wasm.AgentJudgePlan(reference, responses, config);
   try {
-    return JSON.parse(plan.prompts()) as string[];
+    return plan.prompts();
   } finally {
     plan.free();
   }
@@ -100,10 +90,11 @@ export function agentJudgePrompts(reference: AgentInput, responses: AgentInput, 
  * max; step counts). Pass the same `config` as to `evaluateAgent` to aggregate custom metrics too.
  */
 export function aggregateAgent(results: AgentResult[] | string, options: { config?: EvaluateAgentOptions["config"] } = {}): Record<string, unknown> {
-  return JSON.parse(wasm.agentAggregate(asText(results, "results"), configText(options.config))) as Record<string, unknown>;
+  options = optionsObject(options, ["config"]);
+  return wasm.agentAggregate(results, options.config) as Record<string, unknown>;
 }
 
 /** Any JSON-compatible value as YAML text (the CLI's `--format yaml`). */
 export function agentToYaml(value: unknown): string {
-  return wasm.agentToYaml(JSON.stringify(value));
+  return wasm.agentToYaml(value);
 }

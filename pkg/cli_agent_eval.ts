@@ -43,7 +43,13 @@ export async function main(args: string[]): Promise<number> {
   let config: string | undefined;
   let judgeCommand: string | undefined;
   let concurrency = 4;
-  for (let i = 0; i < args.length; i++) {
+  const read = async (p: string) => {
+    try {
+      return await readFile(p, "utf8");
+    } catch (err) {
+      throw new RerankitError(`${p}: ${(err as Error).message}`, "INVALID_ARGUMENT");
+    }
+  };  for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === "-h" || a === "--help") {
       process.stdout.write(USAGE);
@@ -54,7 +60,7 @@ export async function main(args: string[]): Promise<number> {
     } else if (a === "--config" || a.startsWith("--config=")) {
       const file = a.includes("=") ? a.slice(a.indexOf("=") + 1) : args[++i];
       if (!file) throw new RerankitError("--config: expected a file", "INVALID_ARGUMENT");
-      config = await readFile(file, "utf8");
+      config = await read(file);
     } else if (a === "--judge-command" || a.startsWith("--judge-command=")) {
       judgeCommand = a.includes("=") ? a.slice(a.indexOf("=") + 1) : args[++i];
       if (!judgeCommand) throw new RerankitError("--judge-command: expected a command", "INVALID_ARGUMENT");
@@ -71,13 +77,7 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   const [referencePath, responsesPath] = positional as [string, string];
-  const read = async (p: string) => {
-    try {
-      return await readFile(p, "utf8");
-    } catch (err) {
-      throw new RerankitError(`${p}: ${(err as Error).message}`, "INVALID_ARGUMENT");
-    }
-  };
+
   const reference = await read(referencePath);
   const responses = await read(responsesPath);
   const results = judgeCommand

@@ -1,7 +1,7 @@
 // Cross-encoder reranking and bi-encoder embeddings on the CPU (tract compiled to wasm, one thread).
 // Semantics: docs/parity.md §2 (Haystack's SentenceTransformersRanker) plus Cohere-style chunking of long documents.
 import * as wasm from "./wasm/rerankit.js";
-import { invalidArgument } from "./errors.js";
+import { MAX_LIST_LENGTH, invalidArgument } from "./errors.js";
 import { loadBytes, type LoadProgress, type ModelSource, type SourceCache } from "./model_source.js";
 import { HubRepo, poolingOf, resolveGraph, type Dtype, type HubOptions } from "./hub.js";
 import { freeQuietly, guarded, wasmRestarts } from "./runtime.js";
@@ -226,7 +226,8 @@ export class CrossEncoder {
    */
   async rerankBatch<D extends RerankDocument>(queries: string | readonly string[], documents: readonly D[] | readonly (readonly D[])[], options: RerankOptions = {}): Promise<RerankResult<D>[] | RerankResult<D>[][]> {
     // a list of lists answers with a list per list (the shape is all TypeScript decides; the rules are in Rust)
-    const nested = Array.isArray(documents) && documents.length > 0 && documents.every((d) => Array.isArray(d));
+    // (a list longer than Rust reads goes to Rust as one list, which refuses it, without iterating it here)
+    const nested = Array.isArray(documents) && documents.length > 0 && documents.length <= MAX_LIST_LENGTH && documents.every((d) => Array.isArray(d));
     const lists = (nested ? documents : [documents]) as readonly (readonly D[])[];
     const ranked = await this.#rank(queries, lists, nested, options);
     const out = ranked.map((r, i) => this.#attach(r, lists[i], options));
@@ -234,12 +235,8 @@ export class CrossEncoder {
   }
 
   /** Raw logits of each `[query, document]` pair (only_second truncation): `pairs.length × numLabels` values. */
-  async score(pairs: readonly (readonly [string, string])[], options: { batchSize?: number } = {}): Promise<Float32Array> {
-    if (!Array.isArray(pairs)) invalidArgument("pairs", "expected an array of [query, document]");
-    pairs.forEach((p, i) => {
-      if (!Array.isArray(p) || p.length !== 2 || typeof p[0] !== "string" || typeof p[1] !== "string") invalidArgument(`pairs[${i}]`, "expected [query, document] strings");
-    });
-    return guarded("score", () => this.#core.score(pairs.map((p) => p[0]), pairs.map((p) => p[1]), options.batchSize ?? 16));
+  async score(pairs: readonly (readonly [string, string])[], options: ScoreOptions = {}): Promise<Float32Array> {
+    return guarded("score", () => this.#core.score(pairs, options));
   }
 
   /**
@@ -261,8 +258,10 @@ export class CrossEncoder {
   }
 
   async #rank(queries: unknown, lists: readonly unknown[], nested: boolean, options: RerankOptions): Promise<{ index: number; score: number }[][]> {
-    // returnDocuments is the wrapper's: it attaches the caller's own objects to the results
-    const { returnDocuments: _attached, ...wasmOptions } = options ?? {};
+    // returnDocuments is the wrapper's: it attaches the caller's own objects to the results. Anything but a plain
+    // object goes to Rust untouched, which refuses it (spreading a long string would build an object per character).
+    const plain = options !== null && typeof options === "object" && !Array.isArray(options);
+    const wasmOptions = plain ? (({ returnDocuments: _attached, ...rest }) => rest)(options) : options;
     return guarded("rerank", () => this.#core.rerank(queries, lists, nested, wasmOptions));
   }
 
@@ -270,6 +269,11 @@ export class CrossEncoder {
     if (!options?.returnDocuments) return ranked;
     return ranked.map((r) => ({ ...r, document: documents[r.index] }));
   }
+}
+
+export interface ScoreOptions {
+  /** Pairs per model call. Default 16. */
+  batchSize?: number;
 }
 
 export interface EmbedOptions {
@@ -337,8 +341,7 @@ export class Embedder {
 
   /** One vector per text (mean pooling over the attention mask, optionally L2-normalised). */
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-    if (!Array.isArray(texts)) invalidArgument("texts", "expected an array of strings");
-    const flat = await guarded("embed", () => this.#core.embed(texts, options.normalize ?? this.#normalize, options.batchSize ?? 32));
+    const flat = await guarded("embed", () => this.#core.embed(texts, options, this.#normalize));
     const h = this.dimension;
     return texts.map((_, i) => flat.slice(i * h, (i + 1) * h));
   }

@@ -1,5 +1,5 @@
 import * as wasm from "./wasm/rerankit.js";
-import { invalidArgument } from "./errors.js";
+import { checkListLength, invalidArgument } from "./errors.js";
 
 export type ContentType = "text" | "table" | "image" | "audio";
 export type IdHashKey = "content" | "content_type" | "score" | "meta";
@@ -70,6 +70,7 @@ export class Document {
 
   /** A document from a dict with the standard keys, as `toDict()` returns it. */
   static fromStandardDict(dict: DocumentDict): Document {
+    if (dict === null || typeof dict !== "object") invalidArgument("dict", "expected a document dict {content, content_type, …}");
     return new Document({
       content: dict.content,
       contentType: dict.content_type,
@@ -94,21 +95,32 @@ export class Document {
     return this.content as string;
   }
 
-  private standardDict(): DocumentDict {
+  /** @internal The standard dict as it is, unchecked: for wrappers that hand it to Rust, which reads it strictly. */
+  standardDict(): DocumentDict {
     return {
       content: this.content,
       content_type: this.contentType,
       score: this.score,
       meta: this.meta,
       id_hash_keys: this.idHashKeys,
-      embedding: this.embedding ? Array.from(this.embedding) : null,
+      embedding: this.embedding === null || this.embedding === undefined ? null : embeddingList(this.embedding),
       id: this.id,
     };
   }
 
+  /** The standard dict, read as strictly as `toDict` (so `JSON.stringify` never meets a BigInt or a cycle). */
   toJSON(): DocumentDict {
-    return this.standardDict();
+    return this.toDict() as unknown as DocumentDict;
   }
+}
+
+/** A document's embedding as a plain array (what `toDict`/`toJSON` give), after checking what was assigned to it. */
+function embeddingList(embedding: unknown): number[] {
+  if (!(Array.isArray(embedding) || (ArrayBuffer.isView(embedding) && !(embedding instanceof DataView)))) {
+    invalidArgument("embedding", "expected a Float32Array, an array of numbers or null");
+  }
+  checkListLength(embedding as ArrayLike<number>, "embedding");
+  return Array.from(embedding as ArrayLike<number>);
 }
 
 /** A character range (text) or cell range (tables) of an answer. */
@@ -218,8 +230,9 @@ export class MultiLabel {
 
   constructor(labels: (Label | LabelDict)[], options: { dropNegativeLabels?: boolean; dropNoAnswers?: boolean } = {}) {
     if (!Array.isArray(labels)) invalidArgument("labels", "expected an array of labels");
+    checkListLength(labels, "labels");
     const dicts = labels.map((l) => (l instanceof Label ? l.toDict() : l));
-    const agg = wasm.multiLabel(dicts, !!options.dropNegativeLabels, !!options.dropNoAnswers) as {
+    const agg = wasm.multiLabel(dicts, options) as {
       id: string; query: string; filters: Record<string, unknown> | null; labels: LabelDict[]; no_answer: boolean;
       answers: string[]; offsets_in_documents: Span[]; offsets_in_contexts: Span[]; document_ids: string[]; contexts: string[];
     };

@@ -72,7 +72,7 @@ export interface Placement {
 }
 
 /** The placement of a model asked to run on `device` (an embedder passes its pooling); reports the warning. */
-export function placeDevice(device: unknown, onWarning: unknown, pooling?: string): Placement {
+export function placeDevice(device: unknown, onWarning: unknown, pooling?: unknown): Placement {
   if (onWarning !== undefined && typeof onWarning !== "function") invalidArgument("onWarning", "expected a function (message) => void");
   const placement = wasm.placeDevice(device ?? null, runtimeHasWebGpu(), pooling) as Placement;
   if (placement.warning !== null) (onWarning as ((message: string) => void) | undefined)?.(placement.warning);
@@ -148,7 +148,7 @@ class Engine<C extends WasmModelCore> {
 export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
   static async load(files: ModelBytes, limits: object, placement: Placement, onWarning: ((message: string) => void) | undefined): Promise<CrossEncoderEngine> {
     const device = placement.tryGpu ? placement.device : "cpu";
-    const core = await wasm.CrossEncoderCore.load(files.model, files.tokenizer, files.config ?? null, limits, files.external, device, Engine.warn(onWarning));
+    const core = await wasm.CrossEncoderCore.load(files, limits, device, Engine.warn(onWarning));
     return new CrossEncoderEngine(core, placement, await Engine.label(core));
   }
 
@@ -160,28 +160,28 @@ export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
     return this.core.maxLength;
   }
 
-  score(queries: string[], documents: string[], batchSize: number): Promise<Float32Array> {
-    return this.serial(() => this.core.score(queries, documents, batchSize));
+  score(pairs: unknown, options: unknown): Promise<Float32Array> {
+    return this.serial(() => this.core.score(pairs, options));
   }
 
   rerank(queries: unknown, lists: readonly unknown[], nested: boolean, options: object): Promise<Ranked[][]> {
     return this.serial(() => this.core.rerank(queries, lists, nested, options));
   }
 
-  sasScores(pairs: [string, string][], batchSize: number): Promise<Float64Array> {
+  sasScores(pairs: unknown, batchSize: unknown): Promise<Float64Array> {
     return this.serial(async () => this.core.sasScores(pairs, batchSize));
   }
 
-  encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] } {
+  encodePair(query: unknown, document: unknown): { inputIds: number[]; tokenTypeIds: number[] } {
     return this.core.encodePair(query, document);
   }
 }
 
 /** A bi-encoder's engine. */
 export class EmbedderEngine extends Engine<wasm.EmbedderCore> {
-  static async load(files: ModelBytes, limits: object, placement: Placement, pooling: string, onWarning: ((message: string) => void) | undefined): Promise<EmbedderEngine> {
+  static async load(files: ModelBytes, limits: object, placement: Placement, pooling: unknown, onWarning: ((message: string) => void) | undefined): Promise<EmbedderEngine> {
     const device = placement.tryGpu ? placement.device : "cpu";
-    const core = await wasm.EmbedderCore.load(files.model, files.tokenizer, files.config ?? null, limits, files.external, device, pooling, Engine.warn(onWarning));
+    const core = await wasm.EmbedderCore.load(files, limits, device, pooling, Engine.warn(onWarning));
     return new EmbedderEngine(core, placement, await Engine.label(core));
   }
 
@@ -189,11 +189,11 @@ export class EmbedderEngine extends Engine<wasm.EmbedderCore> {
     return this.core.dimension;
   }
 
-  sasScores(pairs: [string, string][], batchSize: number): Promise<Float64Array> {
+  sasScores(pairs: unknown, batchSize: unknown): Promise<Float64Array> {
     return this.serial(async () => this.core.sasScores(pairs, batchSize));
   }
 
-  embed(texts: readonly string[], normalize: boolean, batchSize: number): Promise<Float32Array> {
-    return this.serial(() => this.core.embed(texts, normalize, batchSize) as Promise<Float32Array>);
+  embed(texts: unknown, options: unknown, defaultNormalize: boolean): Promise<Float32Array> {
+    return this.serial(() => this.core.embed(texts, options, defaultNormalize) as Promise<Float32Array>);
   }
 }

@@ -16,3 +16,29 @@ export class RerankitError extends Error {
 export function invalidArgument(field: string, problem: string): never {
   throw new RerankitError(`${field}: ${problem}`, "INVALID_ARGUMENT");
 }
+
+/**
+ * Most elements rerankit reads from one list, here and in Rust (`MAX_ELEMENTS` in bindings/wasm/src/convert.rs):
+ * walking a longer array — a sparse one of length 2³²−1 — would block the caller for minutes or exhaust memory.
+ */
+export const MAX_LIST_LENGTH = 2 ** 25;
+
+/** Refuses a list longer than {@link MAX_LIST_LENGTH} before anything iterates it. */
+export function checkListLength(list: { length: number }, field: string): void {
+  if (list.length > MAX_LIST_LENGTH) invalidArgument(field, `has ${list.length} elements, more than the ${MAX_LIST_LENGTH} rerankit reads from one list`);
+}
+
+/**
+ * The options object of a function whose options TypeScript reads itself (callbacks, models): `undefined` or
+ * `null` is `{}`; anything but an object, or a key not in `known`, is `INVALID_ARGUMENT` — as the Rust option
+ * structs refuse unknown keys (src/options.rs).
+ */
+export function optionsObject<T extends object>(options: T | null | undefined, known: readonly string[], field = "options"): T {
+  if (options === undefined || options === null) return {} as T;
+  if (typeof options !== "object" || Array.isArray(options)) invalidArgument(field, `expected an object with ${known.join(", ")}`);
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) invalidArgument(key, `unknown option ${JSON.stringify(key)} (valid: ${known.join(", ")})`);
+  }
+  return options;
+}
+

@@ -3,7 +3,7 @@
 // `wrongExamples`, CSV exactly as `EvaluationResult.save` writes it, and the official SQuAD v1.1 / v2.0
 // exact-match and F1 (`squadEvaluate`, `normalizeAnswer`). The Rust docs in src/eval/haystack/ carry the rules.
 import * as wasm from "./wasm/rerankit.js";
-import { RerankitError, invalidArgument } from "./errors.js";
+import { RerankitError, invalidArgument, optionsObject } from "./errors.js";
 import type { DocumentDict, LabelDict } from "./document.js";
 
 /** `document_scope` of `calculate_metrics`: what makes a retrieved document relevant. */
@@ -166,18 +166,17 @@ export class EvaluationResult {
 
   /** One node's rows. */
   nodeResults(node: string): EvalRow[] {
-    return JSON.parse(this.handle.nodeRows(node)) as EvalRow[];
+    return this.handle.nodeRows(node) as EvalRow[];
   }
 
   /** `calculate_metrics(...)`: `{node: {metric: value}}`. */
   calculateMetrics(options: HaystackMetricsOptions = {}): PipelineMetrics {
-    return JSON.parse(this.handle.calculateMetrics(options)) as PipelineMetrics;
+    return this.handle.calculateMetrics(options) as PipelineMetrics;
   }
 
   /** `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows. */
   wrongExamples(node: string, options: WrongExamplesOptions = {}): WrongExample[] {
-    if (typeof node !== "string") invalidArgument("node", "expected a node name");
-    return JSON.parse(this.handle.wrongExamples(node, options)) as WrongExample[];
+    return this.handle.wrongExamples(node, options) as WrongExample[];
   }
 
   /**
@@ -188,7 +187,7 @@ export class EvaluationResult {
    * trained with, e.g. 256 for all-MiniLM-L6-v2), or your own function of the `[answer, gold]` pairs.
    */
   async addSas(model: SasModel, options: SasOptions = {}): Promise<this> {
-    if (options === null || typeof options !== "object") invalidArgument("options", "expected {contextMatchingThreshold, batchSize}");
+    options = optionsObject(options, ["contextMatchingThreshold", "batchSize"]);
     const threshold = options.contextMatchingThreshold ?? 65;
     const batchSize = options.batchSize ?? 32;
     if (typeof threshold !== "number" || !Number.isFinite(threshold)) invalidArgument("contextMatchingThreshold", "expected a finite number");
@@ -198,7 +197,7 @@ export class EvaluationResult {
         ? (pairs: [string, string][]) => (model as SasScorer).sasScores(pairs, batchSize)
         : invalidArgument("model", "expected a CrossEncoder, an Embedder or a function of [answer, gold] pairs");
     for (const node of this.nodeNames) {
-      const pairs = JSON.parse(this.handle.sasPairs(node)) as [string, string][];
+      const pairs = this.handle.sasPairs(node) as [string, string][];
       const scores = await score(pairs);
       if (scores === null || typeof scores !== "object" || typeof (scores as ArrayLike<number>).length !== "number") {
         invalidArgument("model", "the scoring function must return one number per pair");
@@ -211,7 +210,6 @@ export class EvaluationResult {
 
   /** One node's CSV, as `EvaluationResult.save` writes `{node}.csv`. */
   toCsv(node: string): string {
-    if (typeof node !== "string") invalidArgument("node", "expected a node name");
     return this.handle.toCsv(node);
   }
 
@@ -224,7 +222,7 @@ export class EvaluationResult {
 
   /** `{node: rows}`, so that `JSON.stringify(result)` works. */
   toJSON(): Record<string, EvalRow[]> {
-    return JSON.parse(this.handle.toJson()) as Record<string, EvalRow[]>;
+    return this.handle.toJson() as Record<string, EvalRow[]>;
   }
 
   free(): void {
@@ -258,6 +256,11 @@ export interface SquadV2Result {
   [key: string]: number | undefined;
 }
 
+/** Which official script runs: `"1.1"` or `"2.0"`; absent: the dataset's `version`, else 2.0 when a question has `is_impossible`. */
+export interface SquadOptions {
+  version?: "1.1" | "2.0";
+}
+
 /** The official script's outcome. */
 export interface SquadEvaluation {
   version: "1.1" | "2.0";
@@ -274,8 +277,8 @@ export interface SquadEvaluation {
  * `options.version`, else the dataset's `version` field, else 2.0 when a question has `is_impossible`.
  * Malformed files throw a `RerankitError` with code `PARSE`.
  */
-export function squadEvaluate(dataset: SquadDataset, predictions: SquadPredictions, options: { version?: "1.1" | "2.0" } = {}): SquadEvaluation {
-  const out = JSON.parse(wasm.squadEvaluate(dataset, predictions, options?.version ?? undefined)) as {
+export function squadEvaluate(dataset: SquadDataset, predictions: SquadPredictions, options: SquadOptions = {}): SquadEvaluation {
+  const out = wasm.squadEvaluate(dataset, predictions, options) as {
     version: "1.1" | "2.0";
     output: SquadV1Result | SquadV2Result;
     printed: string;
@@ -286,14 +289,11 @@ export function squadEvaluate(dataset: SquadDataset, predictions: SquadPredictio
 
 /** The official SQuAD `normalize_answer`: lower case, no punctuation, no articles, single spaces. */
 export function normalizeAnswer(text: string): string {
-  if (typeof text !== "string") invalidArgument("text", "expected a string");
   return wasm.squadNormalizeAnswer(text);
 }
 
 /** Exact match (0/1) and token F1 of one prediction against one gold answer (v2.0's `compute_exact` / `compute_f1`). */
 export function squadScores(gold: string, prediction: string): { exact: number; f1: number } {
-  if (typeof gold !== "string") invalidArgument("gold", "expected a string");
-  if (typeof prediction !== "string") invalidArgument("prediction", "expected a string");
   const [exact, f1] = wasm.squadScores(gold, prediction);
   return { exact: exact!, f1: f1! };
 }

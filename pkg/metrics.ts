@@ -106,7 +106,7 @@ export function parseQrels(text: string | Uint8Array): ParsedQrels {
 
 /** Parses a TREC run (`qid Q0 docno rank score tag`). A duplicate document is an error unless keepFirstDuplicate. */
 export function parseRun(text: string | Uint8Array, options: { keepFirstDuplicate?: boolean } = {}): ParsedRun {
-  return new ParsedRun(wasm.metricsParseRun(bytes(text, "run"), options.keepFirstDuplicate === true));
+  return new ParsedRun(wasm.metricsParseRun(bytes(text, "run"), options));
 }
 
 const encoder = new TextEncoder();
@@ -178,7 +178,7 @@ function qrelsHandle(input: QrelsInput): [ParsedQrels, boolean] {
 function runHandle(input: RunInput, field: string, keepFirst: boolean): [ParsedRun, boolean] {
   if (input instanceof ParsedRun) return [input, false];
   if (typeof input === "string" || input instanceof Uint8Array) {
-    return [new ParsedRun(wasm.metricsParseRun(bytes(input, field), keepFirst)), true];
+    return [new ParsedRun(wasm.metricsParseRun(bytes(input, field), { keepFirstDuplicate: keepFirst })), true];
   }
   if (input !== null && typeof input === "object") {
     const c = columns(input, field);
@@ -207,7 +207,7 @@ export function evaluate(qrels: QrelsInput, run: RunInput, measures?: string | s
   let ownR = false;
   let r: ParsedRun | undefined;
   try {
-    [r, ownR] = runHandle(run, "run", options.keepFirstDuplicate === true);
+    [r, ownR] = runHandle(run, "run", options?.keepFirstDuplicate === true);
     const raw = wasm.metricsEvaluate(q.handle, r.handle, measures ?? null, wasmOptions(options)) as RawEvaluation;
     return shape(raw);
   } finally {
@@ -284,7 +284,7 @@ export function compareRuns(
   measures?: string | string[],
   options: CompareOptions = {},
 ): Record<string, MeasureComparison> {
-  const keepFirst = options.keepFirstDuplicate === true;
+  const keepFirst = options?.keepFirstDuplicate === true;
   const [q, ownQ] = qrelsHandle(qrels);
   const owned: ParsedRun[] = [];
   try {

@@ -1,7 +1,7 @@
 // Chaining rankers with every stage's ranking and timing, the retrieve → cross-encode → fuse → lost-in-the-middle
 // chain in one call, and reranking with the adaptive reranker weight (seed 002).
 import { Document } from "./document.js";
-import { invalidArgument } from "./errors.js";
+import { checkListLength, invalidArgument, optionsObject } from "./errors.js";
 import {
   adaptiveWeight, asLists, combineScores, copyOf, fuse, LostInTheMiddleRanker, scores,
   type AdaptiveWeightOptions, type DocumentLike, type LostInTheMiddleRankerOptions,
@@ -24,6 +24,7 @@ export class Pipeline {
 
   constructor(steps: (PipelineStep | NamedStep)[]) {
     if (!Array.isArray(steps)) invalidArgument("steps", "expected an array of rankers or functions");
+    checkListLength(steps, "steps");
     const names: string[] = [];
     const plain = steps.map((entry, i) => {
       const named = isNamedStep(entry);
@@ -126,7 +127,7 @@ export interface RerankPipelineResult extends PipelineResult {
 export async function rerankPipeline(query: string, documents: DocumentLike[], options: RerankPipelineOptions): Promise<RerankPipelineResult> {
   const t0 = performance.now();
   if (typeof query !== "string") invalidArgument("query", "expected a string");
-  if (options === null || typeof options !== "object") invalidArgument("options", "expected {crossEncoder, fusion, …}");
+  options = optionsObject(options, ["crossEncoder", "rerank", "fusion", "adaptive", "rrfK", "topK", "lostInTheMiddle"]);
   const { crossEncoder, fusion = "adaptive", rrfK = 60, topK = null, lostInTheMiddle = false } = options;
   if (crossEncoder === null || typeof crossEncoder !== "object" || typeof crossEncoder.rerank !== "function") {
     invalidArgument("crossEncoder", "expected a CrossEncoder (an object with rerank(query, documents, options))");
@@ -214,6 +215,7 @@ export interface AdaptiveRerankResult {
  * `(s × retrieverWeight + r × weight) / 2`. Returns the documents re-sorted, with the weight and the error.
  */
 export function adaptiveRerank(documents: DocumentLike[], rerankerScores: ArrayLike<number>, options: AdaptiveRerankOptions = {}): AdaptiveRerankResult {
+  options = optionsObject(options, ["error", "minWeight", "retrieverWeight", "topK"]);
   const docs = asLists(documents).lists[0];
   const retriever = docs.map((d, i) => {
     if (typeof d.score !== "number") invalidArgument(`documents[${i}].score`, "the retriever score is required");

@@ -6,7 +6,7 @@
 // shape. Returned documents are shallow copies of the given ones with the new `score` (inputs are not mutated).
 import * as wasm from "./wasm/rerankit.js";
 import { Document, type DocumentDict, type DocumentInit } from "./document.js";
-import { RerankitError, invalidArgument } from "./errors.js";
+import { MAX_LIST_LENGTH, RerankitError, checkListLength, invalidArgument } from "./errors.js";
 
 /** A `Document`, or the options to build one (`{content, meta, score, …}`). */
 export type DocumentLike = Document | DocumentInit;
@@ -19,6 +19,8 @@ interface Ranking {
 /** Splits `documents` into lists and says whether it was a list of lists. */
 export function asLists(documents: unknown, field = "documents"): { lists: Document[][]; nested: boolean } {
   if (!Array.isArray(documents)) invalidArgument(field, "expected an array of documents (or of arrays of documents)");
+  checkListLength(documents, field);
+  documents.forEach((d, l) => Array.isArray(d) && checkListLength(d, `${field}[${l}]`));
   const arrays = documents.filter((d) => Array.isArray(d)).length;
   if (arrays > 0 && arrays !== documents.length) {
     invalidArgument(field, "mixes documents and lists of documents: give one list, or a list of lists");
@@ -46,7 +48,7 @@ export function copyOf(doc: Document, changes: Partial<Pick<Document, "score" | 
 }
 
 function dicts(list: Document[], withEmbedding: boolean): DocumentDict[] {
-  return list.map((d) => (withEmbedding ? d.toJSON() : { ...d.toJSON(), embedding: null }));
+  return list.map((d) => (withEmbedding ? d.standardDict() : { ...d.standardDict(), embedding: null }));
 }
 
 function reshape<T>(lists: T[][], nested: boolean): T[] | T[][] {
@@ -181,7 +183,7 @@ export interface DiversityRankerOptions {
 
 function isNumberArray(x: unknown): x is ArrayLike<number> {
   if (ArrayBuffer.isView(x)) return true;
-  return Array.isArray(x) && x.length > 0 && x.every((v) => typeof v === "number");
+  return Array.isArray(x) && x.length > 0 && x.length <= MAX_LIST_LENGTH && x.every((v) => typeof v === "number");
 }
 
 /**
@@ -248,7 +250,9 @@ export class DiversityRanker {
   rank(queryEmbedding: ArrayLike<number> | ArrayLike<number>[], documents: DocumentLike[][]): Document[][];
   rank(queryEmbedding: ArrayLike<number> | ArrayLike<number>[], documents: DocumentLike[] | DocumentLike[][]): Document[] | Document[][] {
     const { lists, nested } = asLists(documents);
-    const query = isNumberArray(queryEmbedding) ? { queryEmbedding } : (queryEmbedding as ArrayLike<number>[]).map((e) => ({ queryEmbedding: e }));
+    const query = isNumberArray(queryEmbedding) ? { queryEmbedding }
+      : Array.isArray(queryEmbedding) ? (checkListLength(queryEmbedding, "queryEmbedding"), queryEmbedding.map((e) => ({ queryEmbedding: e })))
+        : invalidArgument("queryEmbedding", "expected an array of numbers, or one such array per list");
     const queries = this.#pairQueries(query, lists.length, nested);
     if (queries.some((q) => q.embedding === null)) invalidArgument("queryEmbedding", "expected an array of numbers");
     return this.#rank(queries.map((q) => q.embedding!), lists, nested);
@@ -315,6 +319,7 @@ export function fuse(runs: FusionRun[], options: FuseOptions = {}): FusionRun {
 // ------------------------------------------------------------------------------------------ adaptive weight
 
 export function scores(field: string, xs: unknown): Float64Array {
+  if (xs !== null && typeof xs === "object" && typeof (xs as { length?: unknown }).length === "number") checkListLength(xs as { length: number }, field);
   if (ArrayBuffer.isView(xs) && !(xs instanceof DataView)) return Float64Array.from(xs as unknown as ArrayLike<number>);
   if (!Array.isArray(xs)) invalidArgument(field, "expected an array of numbers");
   xs.forEach((x, i) => {

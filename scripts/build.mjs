@@ -43,6 +43,7 @@ const wasmTargetDir = path.join(targetDir, "wasm-build");
 const wasmEnv = { env: { ...process.env, CARGO_TARGET_DIR: wasmTargetDir } };
 // the bindings crate (bindings/wasm) is the cdylib; the core crate is plain Rust
 const rawWasm = path.join(wasmTargetDir, "wasm32-unknown-unknown", "release", "rerankit_wasm.wasm");
+const rawEvalWasm = path.join(wasmTargetDir, "wasm32-unknown-unknown", "eval-wasm", "rerankit_wasm.wasm");
 const wasmOut = path.join(root, "pkg", "wasm");
 const dist = path.join(root, "pkg", "dist");
 
@@ -82,12 +83,12 @@ if (tsOnly) {
     rmSync(wasmOut, { recursive: true, force: true });
     run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", wasmOut, "--out-name", "rerankit", rawWasm]);
   });
-  // same target dir: the dependencies are shared, only the crate itself is built again without its features
-  step("cargo build (wasm32, release, +simd128, eval: no cpu/webgpu features)", () =>
-    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release", "--no-default-features"], wasmEnv));
+  // The eval module is built for size (Cargo.toml's eval-wasm profile: opt-level "s", one codegen unit, fat LTO).
+  step("cargo build (wasm32, eval-wasm profile, +simd128, eval: no cpu/webgpu features)", () =>
+    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "eval-wasm", "--no-default-features"], wasmEnv));
   step("wasm-bindgen (eval)", () => {
     rmSync(evalWasmOut, { recursive: true, force: true });
-    run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", evalWasmOut, "--out-name", "rerankit", rawWasm]);
+    run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", evalWasmOut, "--out-name", "rerankit", rawEvalWasm]);
   });
 }
 

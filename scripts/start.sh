@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm start`: installs what is missing, builds the package if its sources changed, builds the demo (www/) and
 # serves it on http://127.0.0.1:${PORT:-8080}/ with the local models (RERANKIT_MODELS) under /models/.
-# The package is built with `--dev` (no wasm-opt: binaryen takes over 10 minutes on the 22 MB module);
+# The package is built with `--dev` (no wasm-opt, which adds about 2.5 minutes on 2 cores for both modules);
 # `npm run build` makes the optimised one. The command-line quick start is `node examples/node/quickstart.mjs`.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -17,12 +17,16 @@ fn fail(message: &str) -> ! {
 }
 
 fn read(path: &str) -> String {
+    let mut bytes = Vec::new();
     if path == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).unwrap_or_else(|e| fail(&format!("stdin: {e}")));
-        return text;
+        std::io::stdin().read_to_end(&mut bytes).unwrap_or_else(|e| fail(&format!("stdin: {e}")));
+    } else {
+        bytes = std::fs::read(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
     }
-    std::fs::read_to_string(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")))
+    match rerankit::metrics::text_lines::utf8_text(path, &bytes) {
+        Ok(text) => text.to_string(),
+        Err(e) => fail(&e.to_string()),
+    }
 }
 
 fn main() {

@@ -202,6 +202,14 @@ fn is_empty_context(c: &Value) -> bool {
     }
 }
 
+/// Options of `new MultiLabel(labels, {dropNegativeLabels, dropNoAnswers})` (Haystack's keyword arguments).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct MultiLabelOptions {
+    pub drop_negative_labels: bool,
+    pub drop_no_answers: bool,
+}
+
 /// The labels of one query (and filters), aggregated as Haystack's `MultiLabel` does.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MultiLabel {

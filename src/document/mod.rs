@@ -7,7 +7,7 @@ pub mod id;
 mod label;
 
 pub use answer::{Answer, AnswerType, Span};
-pub use label::{Label, LabelOrigin, MultiLabel};
+pub use label::{Label, LabelOrigin, MultiLabel, MultiLabelOptions};
 
 use crate::error::{Error, Result};
 use crate::python::repr as python_repr;

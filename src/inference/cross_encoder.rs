@@ -24,6 +24,20 @@ use crate::python::values::truthy;
 use crate::{Document, Error, Result};
 use serde_json::Value;
 
+/// Options of raw scoring (JS: `score(pairs, {batchSize})`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct ScoreOptions {
+    /// Pairs per model call. Default 16.
+    pub batch_size: usize,
+}
+
+impl Default for ScoreOptions {
+    fn default() -> Self {
+        ScoreOptions { batch_size: 16 }
+    }
+}
+
 /// Options of [`CrossEncoder::rerank`] (JS: `rerank(query, docs, {topK, …})`); an absent key keeps its default,
 /// `topK: null` keeps every document.
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]

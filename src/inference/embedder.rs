@@ -47,6 +47,22 @@ impl Pooling {
     }
 }
 
+/// Options of [`Embedder::embed`] (JS: `embed(texts, {normalize, batchSize})`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct EmbedOptions {
+    /// L2-normalise each vector; `None`: the model's default (the wrapper's `normalize` at load).
+    pub normalize: Option<bool>,
+    /// Texts per model call. Default 32.
+    pub batch_size: usize,
+}
+
+impl Default for EmbedOptions {
+    fn default() -> Self {
+        EmbedOptions { normalize: None, batch_size: 32 }
+    }
+}
+
 /// A loaded bi-encoder.
 #[derive(Clone)]
 pub struct Embedder {

@@ -24,9 +24,9 @@ pub mod tokenization;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] mod wasm_gemm;
 #[cfg(feature = "webgpu")] pub mod webgpu;
 
-pub use cross_encoder::{BatchDocuments, BatchRanking, CrossEncoder, Ranked, RerankOptions};
+pub use cross_encoder::{BatchDocuments, BatchRanking, CrossEncoder, Ranked, RerankOptions, ScoreOptions};
 pub use device::{place, Device, Placement};
-pub use embedder::{Embedder, Pooling};
+pub use embedder::{EmbedOptions, Embedder, Pooling};
 pub use onnx_import::ExternalFile;
 
 /// The bytes of a model: ONNX graph, `tokenizer.json`, optionally `config.json`, and the external-data files

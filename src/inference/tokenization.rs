@@ -38,6 +38,11 @@ pub struct PairTokenizer {
 impl PairTokenizer {
     /// Parses `tokenizer.json` and checks that it belongs to `model` ([`check_fits`]).
     pub fn from_bytes(bytes: &[u8], max_length: usize, model: &ModelInfo) -> Result<Self> {
+        // tokenizers panics (`expect("Helper")` in its decoder deserializer) on JSON that ends early or is malformed
+        // inside the `decoder` section; a panic is a trap on wasm32, so malformed JSON is refused before it runs
+        let json: serde_json::Value = serde_json::from_slice(bytes)
+            .map_err(|e| Error::tokenizer(format!("tokenizer: tokenizer.json is not valid JSON ({e})")))?;
+        check_templates(json.get("post_processor").unwrap_or(&serde_json::Value::Null))?;
         let mut tokenizer = Tokenizer::from_bytes(bytes)
             .map_err(|e| Error::tokenizer(format!("tokenizer: cannot parse tokenizer.json ({e})")))?;
         let pad_token = tokenizer
@@ -240,3 +245,33 @@ fn slice(enc: &Encoding, start: usize, end: usize) -> Encoding {
         Default::default(),
     )
 }
+
+/// Every special token a `TemplateProcessing` template names must be among its `special_tokens`: tokenizers
+/// indexes that map when it encodes, and a missing key panics (a trap on wasm32) instead of failing the load.
+fn check_templates(post_processor: &serde_json::Value) -> Result<()> {
+    use serde_json::Value;
+    match post_processor.get("type").and_then(Value::as_str) {
+        Some("Sequence") => {
+            for p in post_processor.get("processors").and_then(Value::as_array).into_iter().flatten() {
+                check_templates(p)?;
+            }
+        }
+        Some("TemplateProcessing") => {
+            let known = post_processor.get("special_tokens").and_then(Value::as_object);
+            for template in ["single", "pair"] {
+                for piece in post_processor.get(template).and_then(Value::as_array).into_iter().flatten() {
+                    let Some(id) = piece.get("SpecialToken").and_then(|t| t.get("id")) else { continue };
+                    let id = id.as_str().unwrap_or_default();
+                    if !known.is_some_and(|k| k.contains_key(id)) {
+                        return Err(Error::tokenizer(format!(
+                            "tokenizer: the post-processor's {template} template uses special token {id:?}, which its special_tokens do not define"
+                        )));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+

@@ -8,7 +8,7 @@ use super::measures::{value, QueryContext, Value};
 use super::qrels::{Qrels, QueryQrels};
 use super::ranking::{missing_query_ranking, rank_query, RankedRelevance, RankingOptions, RankingWorkspace};
 use super::run::{QueryRun, Run};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// Which queries are evaluated and averaged over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
@@ -94,6 +94,10 @@ fn reset_after_missing_query(metric: &Metric, value: &mut Value) {
 
 /// Evaluates `run` against `qrels` on every requested measure.
 pub fn evaluate(qrels: &Qrels, run: &Run, measures: &[MeasureRequest], options: &EvalOptions) -> Result<Evaluation> {
+    // trec_eval refuses empty qrels; an evaluation against nothing would report zeros that look like results
+    if qrels.is_empty() {
+        return Err(Error::invalid("qrels", "no queries: empty qrels judge nothing"));
+    }
     let mut workspace = RankingWorkspace::default();
     let mut ranked = RankedRelevance::default();
     let mut per_query = Vec::new();

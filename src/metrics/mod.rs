@@ -26,7 +26,7 @@ pub mod ranking;
 pub mod ranx_shape;
 pub mod run;
 pub mod significance;
-mod text_lines;
+pub mod text_lines;
 pub mod trec_cli;
 pub mod trec_format;
 

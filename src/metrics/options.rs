@@ -5,6 +5,9 @@ use super::comparison::PermutationSettings;
 use super::{parse_measures, profile, EvalOptions, MeasureRequest, QueryScope, RecallRounding, TiePolicy};
 use crate::error::{Error, Result};
 
+/// Most permutation trials one comparison may run.
+pub const MAX_TRIALS: u32 = 1_000_000;
+
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct EvaluateOptions {
@@ -74,6 +77,11 @@ impl EvaluateOptions {
         let defaults = PermutationSettings::default();
         if self.trials == Some(0) {
             return Err(Error::invalid("options.trials", "must be at least 1"));
+        }
+        // a hard cap on the work one call may ask for: p-values resolve to 1e-6 at the cap, and 2^32 trials over a
+        // few thousand queries would block the caller for minutes
+        if self.trials.is_some_and(|t| t > MAX_TRIALS) {
+            return Err(Error::invalid("options.trials", format!("at most {MAX_TRIALS} (ranx's default is 1000)")));
         }
         Ok(PermutationSettings { trials: self.trials.unwrap_or(defaults.trials), seed: self.seed.unwrap_or(defaults.seed) })
     }

@@ -61,6 +61,7 @@ impl Qrels {
     /// Parses TREC qrels text: `qid iter docno grade` per line, whitespace-separated; blank lines and lines
     /// starting with `#` are skipped. Errors name the line.
     pub fn parse(text: &str) -> Result<Qrels> {
+        let text = without_bom(text);
         let mut builder = QrelsBuilder::with_capacity(text.len() / 4);
         for (line_number, [qid, _iter, docno, grade], count) in field_lines::<4>(text) {
             if count != 4 {
@@ -188,4 +189,10 @@ impl QrelsBuilder {
         self.queries.sort_by(|a, b| a.qid.as_bytes().cmp(b.qid.as_bytes()));
         Ok(Qrels { docnos: self.docnos, queries: self.queries })
     }
+}
+
+/// The text without a leading UTF-8 byte-order mark. trec_eval would read the mark as part of the first qid (and
+/// then refuse the file or misjudge the query); editors on Windows write one, and no qid starts with U+FEFF.
+pub(crate) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
 }

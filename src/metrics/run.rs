@@ -12,6 +12,24 @@ use super::docno_arena::{DocnoArena, DocnoSpan};
 use super::text_lines::field_lines;
 use crate::error::{Error, Result};
 
+/// Options of `parseRun(text, {keepFirstDuplicate})`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct RunParseOptions {
+    /// A document listed twice for a query: keep the first instead of failing.
+    pub keep_first_duplicate: bool,
+}
+
+impl RunParseOptions {
+    pub fn duplicates(&self) -> DuplicatePolicy {
+        if self.keep_first_duplicate {
+            DuplicatePolicy::KeepFirst
+        } else {
+            DuplicatePolicy::Error
+        }
+    }
+}
+
 /// What to do with a document listed twice for one query.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum DuplicatePolicy {
@@ -55,6 +73,7 @@ impl Run {
     /// Parses TREC run text: `qid Q0 docno rank score tag` per line (further fields ignored, as trec_eval
     /// does); blank lines and lines starting with `#` are skipped. Errors name the line.
     pub fn parse(text: &str, duplicates: DuplicatePolicy) -> Result<Run> {
+        let text = super::qrels::without_bom(text);
         let mut builder = RunBuilder::with_capacity(text.len() / 3, duplicates);
         let mut name = "";
         for (line_number, [qid, _q0, docno, _rank, score, tag], count) in field_lines::<6>(text) {

@@ -76,3 +76,17 @@ mod tests {
         assert_eq!(field_lines::<2>("x é\n").next(), Some((1, ["x", "é"], 2)));
     }
 }
+
+/// `bytes` as UTF-8 text, or a `PARSE` error naming `field`, the line and the byte within it (trec_eval's files
+/// are ASCII or UTF-8; a Latin-1 file fails at its first accented letter).
+pub fn utf8_text<'a>(field: &str, bytes: &'a [u8]) -> crate::error::Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let valid = &bytes[..e.valid_up_to()];
+        let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = valid.len() - valid.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1) + 1;
+        crate::error::Error::parse(
+            format!("{field} line {line}"),
+            format!("byte {column} is not UTF-8 (a Latin-1 file? convert it: iconv -f latin1 -t utf8)"),
+        )
+    })
+}

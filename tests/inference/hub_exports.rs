@@ -161,16 +161,10 @@ fn a_missing_or_short_external_data_file_is_named() {
 
 #[test]
 fn an_op_outside_the_engine_is_unsupported_by_name() {
-    use rerankit::inference::onnx_import::{decode, prepare};
-    use prost::Message;
-    let tokenizer = read("tiny-bert-reranker", "tokenizer.json");
     let rewrite = |edit: &dyn Fn(&mut tract_onnx::pb::ModelProto)| {
-        let mut proto = decode(&read("tiny-bert-reranker", "onnx/model_O2.onnx")).unwrap();
-        edit(&mut proto);
-        let bytes = proto.encode_to_vec();
-        assert!(prepare(&bytes, &[]).is_err());
-        let files = rerankit::inference::ModelFiles { model: &bytes, tokenizer: &tokenizer, ..Default::default() };
-        CrossEncoder::load(files, &LoadOptions::default()).err().unwrap()
+        let bytes = edited_model("onnx/model_O2.onnx", edit);
+        assert!(rerankit::inference::onnx_import::prepare(&bytes, &[]).is_err());
+        load_refused(&bytes)
     };
     let err = rewrite(&|p| {
         let n = p.graph.as_mut().unwrap().node.iter_mut().find(|n| n.op_type == "SkipLayerNormalization").unwrap();
@@ -185,4 +179,41 @@ fn an_op_outside_the_engine_is_unsupported_by_name() {
     });
     assert_eq!(err.code, rerankit::ErrorCode::Unsupported, "{err}");
     assert!(err.message.contains("Attention") && err.message.contains("past"), "{err}");
+}
+
+/// Graph edits the fuzzer (tests/fuzz/main.rs `onnx_graphs`) found to abort or hang tract are refused first:
+/// a `Transpose` whose `perm` holds 2⁶³−1 (tract reserved 8 GiB), and a `LayerNormalization` on a scalar constant
+/// (tract's shape rule looped 2⁶⁴ times).
+#[test]
+fn graph_edits_that_break_tract_are_model_load_errors() {
+    let load = |edit: &dyn Fn(&mut tract_onnx::pb::ModelProto)| load_refused(&edited_model("onnx/model.onnx", edit));
+    let err = load(&|p| {
+        let n = p.graph.as_mut().unwrap().node.iter_mut().find(|n| n.op_type == "Transpose").unwrap();
+        n.attribute.iter_mut().find(|a| a.name == "perm").unwrap().ints[0] = i64::MAX;
+    });
+    assert_eq!(err.code, rerankit::ErrorCode::ModelLoad, "{err}");
+    assert!(err.message.contains("perm"), "{err}");
+    let err = load(&|p| {
+        let graph = p.graph.as_mut().unwrap();
+        let constants: Vec<String> = graph.node.iter().filter(|n| n.op_type == "Constant").flat_map(|n| n.output.clone()).collect();
+        let n = graph.node.iter_mut().find(|n| n.input.first().is_some_and(|i| constants.contains(i)) && n.op_type == "Sub").unwrap();
+        n.op_type = "LayerNormalization".into();
+    });
+    assert_eq!(err.code, rerankit::ErrorCode::ModelLoad, "{err}");
+    assert!(err.message.contains("LayerNormalization"), "{err}");
+}
+
+/// tiny-bert-reranker's `file` after `edit`, re-encoded.
+fn edited_model(file: &str, edit: &dyn Fn(&mut tract_onnx::pb::ModelProto)) -> Vec<u8> {
+    use prost::Message;
+    let mut proto = rerankit::inference::onnx_import::decode(&read("tiny-bert-reranker", file)).unwrap();
+    edit(&mut proto);
+    proto.encode_to_vec()
+}
+
+/// The error of loading `model` with tiny-bert-reranker's tokenizer (the test fails if it loads).
+fn load_refused(model: &[u8]) -> rerankit::Error {
+    let tokenizer = read("tiny-bert-reranker", "tokenizer.json");
+    let files = rerankit::inference::ModelFiles { model, tokenizer: &tokenizer, ..Default::default() };
+    CrossEncoder::load(files, &LoadOptions::default()).err().expect("the edited model is refused")
 }

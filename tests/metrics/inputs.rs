@@ -219,6 +219,13 @@ fn no_panic_on_odd_input() {
             for scope in [QueryScope::Judged, QueryScope::AllQrels, QueryScope::AllRun] {
                 for max_results in [None, Some(0), Some(1)] {
                     let options = EvalOptions { scope, ranking: RankingOptions { max_results, ..Default::default() }, ..Default::default() };
+                    if qrels_t.is_empty() {
+                        // empty qrels judge nothing: refused (as trec_eval refuses them), never zeros
+                        let err = evaluate(&qrels, &run, &all, &options).unwrap_err();
+                        assert_eq!(err.code, rerankit::ErrorCode::InvalidArgument);
+                        assert!(err.message.starts_with("qrels:"), "{}", err.message);
+                        continue;
+                    }
                     let e = evaluate(&qrels, &run, &all, &options).unwrap();
                     for (i, value) in e.per_query.iter().flat_map(|q| q.values.iter().enumerate()).chain(e.aggregate.iter().enumerate()) {
                         if let Value::Number(x) = value {
@@ -229,4 +236,15 @@ fn no_panic_on_odd_input() {
             }
         }
     }
+}
+
+/// A UTF-8 byte-order mark before the first line is stripped (docs/parity.md §7), so the first qid is `q1`, not
+/// `\u{feff}q1` (which judged the first query as unjudged: map 0.5 instead of 1).
+#[test]
+fn byte_order_mark_is_stripped() {
+    let qrels = Qrels::parse("\u{feff}q1 0 d1 1\nq2 0 d2 1\n").unwrap();
+    let run = Run::parse("\u{feff}q1 Q0 d1 1 1 r\nq2 Q0 d2 1 1 r\n", DuplicatePolicy::Error).unwrap();
+    let e = evaluate(&qrels, &run, &parse_measures(&["map"]).unwrap(), &EvalOptions::default()).unwrap();
+    assert_eq!(e.per_query.iter().map(|q| q.qid.as_str()).collect::<Vec<_>>(), ["q1", "q2"]);
+    assert_eq!(e.aggregate[0], Value::Number(1.0));
 }

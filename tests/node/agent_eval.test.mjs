@@ -117,3 +117,11 @@ test("CLI: --judge-command runs a shell command per prompt (replaying graphrag-e
   const out = execFileSync(process.execPath, [cli, "agent-eval", fx(c.reference), fx(c.responses), "--config", fx(c.config), "--judge-command", replay], { encoding: "utf8" });
   same(json(c.evaluation), JSON.parse(out), "cli judged results", true);
 });
+
+test("CLI: a missing --config file is an error message, not a stack trace", () => {
+  const cli = path.join(repo, "pkg/dist/cli.js");
+  const out = spawnSync(process.execPath, [cli, "agent-eval", "--config", "missing.yaml", "reference.yaml", "responses.json"], { encoding: "utf8" });
+  assert.notEqual(out.status, 0);
+  assert.match(out.stderr, /missing\.yaml/);
+  assert.doesNotMatch(out.stderr, /\n\s+at /);
+});

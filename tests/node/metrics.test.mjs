@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { evaluate, parseQrels, parseRun, compareRuns, ParsedQrels, RerankitError } from "rerankit";
@@ -157,4 +158,20 @@ test("compareRuns: means, per-query deltas, t-test and seeded permutation test",
   const same = compareRuns(qrels, a, a, "map");
   assert.equal(same.map.tTest.pValue, 1);
   assert.equal(same.map.permutation.pValue, 1);
+});
+
+test("CLI: empty qrels, Latin-1 text and a byte-order mark are reported by name, line and byte", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "rerankit-cli-"));
+  writeFileSync(path.join(dir, "empty"), "");
+  writeFileSync(path.join(dir, "latin1"), Buffer.from("q1 0 d1 1\nq1 0 d\xe9 1\n", "latin1"));
+  writeFileSync(path.join(dir, "qrels"), "\ufeffq1 0 d1 1\n");
+  writeFileSync(path.join(dir, "run"), "q1 Q0 d1 1 1.0 r\n");
+  const run = (...args) => spawnSync(process.execPath, [cli, "eval", ...args], { cwd: dir, encoding: "utf8" });
+  const empty = run("empty", "run");
+  assert.notEqual(empty.status, 0);
+  assert.match(empty.stderr, /qrels: no queries/);
+  const latin = run("latin1", "run");
+  assert.notEqual(latin.status, 0);
+  assert.match(latin.stderr, /qrels line 2: byte 7 is not UTF-8/);
+  assert.match(run("-m", "map", "qrels", "run").stdout, /^map\s+\tall\t1\.0000$/m);
 });

@@ -16,6 +16,8 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../p
 const PAIRS = [
   ["cross_encoder.d.ts", "RerankOptions", "RerankOptions", ["returnDocuments"], []],
   ["cross_encoder.d.ts", "ModelLoadOptions", "LoadOptions", ["model", "tokenizer", "config", "externalData", "device", "onWarning", "onProgress", "signal", "cache"], []],
+  ["cross_encoder.d.ts", "ScoreOptions", "ScoreOptions", [], []],
+  ["cross_encoder.d.ts", "EmbedOptions", "EmbedOptions", [], []],
   ["rankers.d.ts", "RecentnessRankerOptions", "RecentnessOptions", ["onWarning"], []],
   ["rankers.d.ts", "LostInTheMiddleRankerOptions", "LostInTheMiddleOptions", [], []],
   ["rankers.d.ts", "DiversityRankerOptions", "DiversityOptions", ["embedder"], []],
@@ -28,6 +30,7 @@ const PAIRS = [
   ["haystack_eval.d.ts", "HaystackMetricsOptions", "MetricsOptions", [], []],
   ["haystack_eval.d.ts", "WrongExamplesOptions", "WrongExamplesOptions", [], []],
   ["haystack_eval.d.ts", "ContextMatchingOptions", "ContextMatching", [], []],
+  ["haystack_eval.d.ts", "SquadOptions", "SquadOptions", [], []],
 ];
 
 function declaredKeys() {

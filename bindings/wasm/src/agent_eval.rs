@@ -1,52 +1,78 @@
-//! Bindings for agent-step evaluation (wrapped by pkg/agent_eval.ts). Values cross as JSON text so that key
-//! order (graphrag-eval's output order) survives; the judge runs in TypeScript between `prompts()` and
-//! `apply()`.
+//! Bindings for agent-step evaluation (wrapped by pkg/agent_eval.ts). Inputs are YAML/JSON text or JS values
+//! (read strictly, key order kept: graphrag-eval's output order); results come back as plain JS values. The
+//! judge runs in TypeScript between `prompts()` and `apply()`.
 
+use super::convert::{to_js, to_json};
 use super::errors::{js, JsResult};
 use rerankit::eval::agent::llm::{Config, JudgeAnswer, Plan};
-use rerankit::eval::agent::{self, Responses};
+use rerankit::eval::agent::{self, input::parse_document, Responses};
 use rerankit::{Error, Result};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-fn to_text(v: &Value) -> Result<String> {
-    serde_json::to_string(v).map_err(|e| Error::internal(format!("serialising the results: {e}")))
-}
-
-fn config_of(text: Option<String>) -> Result<Config> {
-    match text {
-        Some(t) if !t.trim().is_empty() => Config::parse(&t),
-        _ => Ok(Config::default()),
+/// A document given as YAML/JSON text (parsed) or as a JS value (read strictly).
+fn document(field: &str, value: &JsValue) -> Result<Value> {
+    match value.as_string() {
+        Some(text) => parse_document(&text, field),
+        None if value.is_object() => to_json(field, value),
+        None => Err(Error::invalid(field, "expected YAML/JSON text, an array or an object")),
     }
 }
 
-/// `run_evaluation` without LLM metrics: reference (YAML/JSON) and responses (JSON/JSONL/YAML) text → results
-/// as JSON text.
+fn reference_of(value: &JsValue) -> Result<Value> {
+    match value.as_string() {
+        Some(text) => agent::parse_reference(&text),
+        None => {
+            let v = document("reference", value)?;
+            if !v.is_array() {
+                return Err(Error::invalid("reference", "the reference dataset must be a list of templates"));
+            }
+            Ok(v)
+        }
+    }
+}
+
+fn responses_of(value: &JsValue) -> Result<Responses> {
+    match value.as_string() {
+        Some(text) => Responses::parse(&text),
+        None => Ok(Responses::from_value(document("responses", value)?)),
+    }
+}
+
+/// graphrag-eval's configuration; `undefined`, `null` or blank text: the defaults.
+fn config_of(value: &JsValue) -> Result<Config> {
+    if value.is_undefined() || value.is_null() || value.as_string().is_some_and(|t| t.trim().is_empty()) {
+        return Ok(Config::default());
+    }
+    Config::from_value(&document("config", value)?)
+}
+
+/// `run_evaluation` without LLM metrics: one result per reference question.
 #[wasm_bindgen(js_name = agentEvaluate)]
-pub fn agent_evaluate(reference: &str, responses: &str) -> JsResult<String> {
+pub fn agent_evaluate(reference: JsValue, responses: JsValue) -> JsResult<JsValue> {
     js((|| {
-        let reference = agent::parse_reference(reference)?;
-        let responses = Responses::parse(responses)?;
-        to_text(&Value::Array(agent::evaluate(&reference, &responses)))
+        let reference = reference_of(&reference)?;
+        let responses = responses_of(&responses)?;
+        to_js(&Value::Array(agent::evaluate(&reference, &responses)))
     })())
 }
 
-/// `compute_aggregates`: results (JSON/YAML text) → aggregates as JSON text; `config` names the custom metrics.
+/// `compute_aggregates`: results (a list, or its YAML/JSON text) → aggregates; `config` names the custom metrics.
 #[wasm_bindgen(js_name = agentAggregate)]
-pub fn agent_aggregate(results: &str, config: Option<String>) -> JsResult<String> {
+pub fn agent_aggregate(results: JsValue, config: JsValue) -> JsResult<JsValue> {
     js((|| {
-        let samples = agent::input::parse_document(results, "results")?;
+        let samples = document("results", &results)?;
         let samples = samples.as_array().ok_or_else(|| Error::invalid("results", "expected a list of evaluation results"))?;
-        let custom = config_of(config)?.custom_metric_names();
-        to_text(&agent::aggregate(samples, &custom))
+        let custom = config_of(&config)?.custom_metric_names();
+        to_js(&agent::aggregate(samples, &custom))
     })())
 }
 
-/// JSON text → YAML text (for the CLI's `--format yaml`).
+/// Any JSON-compatible value as YAML text (for the CLI's `--format yaml`).
 #[wasm_bindgen(js_name = agentToYaml)]
-pub fn agent_to_yaml(json: &str) -> JsResult<String> {
+pub fn agent_to_yaml(value: JsValue) -> JsResult<String> {
     js((|| {
-        let v: Value = serde_json::from_str(json).map_err(|e| Error::parse("json", e))?;
+        let v = to_json("value", &value)?;
         serde_yaml_ng::to_string(&v).map_err(|e| Error::internal(format!("writing YAML: {e}")))
     })())
 }
@@ -61,34 +87,32 @@ pub struct AgentJudgePlan {
 #[wasm_bindgen(js_class = AgentJudgePlan)]
 impl AgentJudgePlan {
     #[wasm_bindgen(constructor)]
-    pub fn new(reference: &str, responses: &str, config: Option<String>) -> JsResult<AgentJudgePlan> {
+    pub fn new(reference: JsValue, responses: JsValue, config: JsValue) -> JsResult<AgentJudgePlan> {
         js((|| {
-            let config = config_of(config)?;
-            let reference = agent::parse_reference(reference)?;
-            let responses = Responses::parse(responses)?;
+            let config = config_of(&config)?;
+            let reference = reference_of(&reference)?;
+            let responses = responses_of(&responses)?;
             let results = agent::evaluate(&reference, &responses);
             let plan = Plan::new(&reference, &responses, &results, config);
             Ok(AgentJudgePlan { results, plan })
         })())
     }
 
-    /// The prompts, as a JSON array of strings.
-    pub fn prompts(&self) -> JsResult<String> {
-        js(serde_json::to_string(&self.plan.prompts()).map_err(|e| Error::internal(e.to_string())))
+    /// The prompts, in the order `apply` expects the answers.
+    pub fn prompts(&self) -> Vec<String> {
+        self.plan.prompts()
     }
 
-    /// The custom metric names of the configuration, as a JSON array.
+    /// The custom metric names of the configuration.
     #[wasm_bindgen(js_name = customMetrics)]
-    pub fn custom_metrics(&self) -> JsResult<String> {
-        let names: Vec<String> = self.plan.custom_metric_names();
-        js(serde_json::to_string(&names).map_err(|e| Error::internal(e.to_string())))
+    pub fn custom_metrics(&self) -> Vec<String> {
+        self.plan.custom_metric_names()
     }
 
-    /// Folds the judge's answers — a JSON array, one `{text}` / `{error}` (+ optional `cost`) per prompt —
-    /// into the results; returns them as JSON text.
-    pub fn apply(&self, answers: &str) -> JsResult<String> {
+    /// Folds the judge's answers — one `{text}` / `{error}` (+ optional `cost`) per prompt — into the results.
+    pub fn apply(&self, answers: JsValue) -> JsResult<JsValue> {
         js((|| {
-            let parsed: Value = serde_json::from_str(answers).map_err(|e| Error::parse("answers", e))?;
+            let parsed = to_json("answers", &answers)?;
             let list = parsed.as_array().ok_or_else(|| Error::invalid("answers", "expected an array"))?;
             let answers: Vec<JudgeAnswer> = list
                 .iter()
@@ -103,7 +127,7 @@ impl AgentJudgePlan {
                 .collect();
             let mut results = self.results.clone();
             self.plan.apply(&mut results, &answers)?;
-            to_text(&Value::Array(results))
+            to_js(&Value::Array(results))
         })())
     }
 }

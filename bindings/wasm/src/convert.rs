@@ -6,7 +6,7 @@
 //! `Map`s and `Date`s (as ISO 8601 strings).
 
 use rerankit::{Error, Result};
-use js_sys::{Array, Object, Reflect};
+use js_sys::{Array, Reflect};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
@@ -14,6 +14,50 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// Deepest nesting accepted; deeper input is almost surely a cycle.
 const MAX_DEPTH: usize = 128;
+
+/// Most elements read from one array: past it (`{length: 1e9}`, a sparse array of length 2³²−1) reading would
+/// take minutes or all memory; 2²⁵ is far beyond any list the API takes element by element.
+const MAX_ELEMENTS: u32 = 1 << 25;
+
+// Object.keys, Array.from and Array.isArray with `catch`: a throwing Proxy trap becomes an `Err` here instead of
+// an exception unwinding through the wasm frames (which would leave the caller's Rust object borrowed).
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = Object, js_name = keys, catch)]
+    fn object_keys(value: &JsValue) -> std::result::Result<Array, JsValue>;
+    #[wasm_bindgen(js_namespace = Array, js_name = from, catch)]
+    fn array_from(value: &JsValue) -> std::result::Result<Array, JsValue>;
+    #[wasm_bindgen(js_namespace = Array, js_name = isArray, catch)]
+    fn is_array(value: &JsValue) -> std::result::Result<bool, JsValue>;
+}
+
+/// The elements of an array or typed array (`None` for anything else), read through catching calls: a Proxy or a
+/// getter that throws becomes `path`'s error instead of unwinding through Rust; more than [`MAX_ELEMENTS`] is
+/// refused before any is read.
+pub fn list_items(path: &str, value: &JsValue) -> Result<Option<Vec<JsValue>>> {
+    let typed = js_sys::ArrayBuffer::is_view(value) && !value.is_instance_of::<js_sys::DataView>();
+    if !typed && !is_array(value).map_err(|e| unreadable(path, &e))? {
+        return Ok(None);
+    }
+    let length = Reflect::get(value, &JsValue::from_str("length")).map_err(|e| unreadable(path, &e))?.as_f64().unwrap_or(0.0);
+    if length > MAX_ELEMENTS as f64 {
+        return Err(Error::invalid(path, format!("has {length} elements, more than the {MAX_ELEMENTS} rerankit reads from one list")));
+    }
+    (0..length as u32)
+        .map(|i| Reflect::get_u32(value, i).map_err(|e| unreadable(&format!("{path}[{i}]"), &e)))
+        .collect::<Result<Vec<_>>>()
+        .map(Some)
+}
+
+/// `INVALID_ARGUMENT` for a value whose reading threw (a Proxy, a getter), with the thrown message.
+fn unreadable(path: &str, thrown: &JsValue) -> Error {
+    let message = thrown
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| thrown.as_string())
+        .unwrap_or_else(|| "an exception".into());
+    Error::invalid(path, format!("reading it threw: {message}"))
+}
 
 /// Converts a JS value to JSON; `path` names it in errors.
 pub fn to_json(path: &str, value: &JsValue) -> Result<Value> {
@@ -60,20 +104,11 @@ fn walk(path: &str, value: &JsValue, depth: usize) -> Result<Value> {
     if value.is_function() || value.is_symbol() {
         return Err(Error::invalid(path, "functions and symbols are not data"));
     }
-    if Array::is_array(value) {
-        let arr: &Array = value.unchecked_ref();
-        let mut out = Vec::with_capacity(arr.length() as usize);
-        for (i, item) in arr.iter().enumerate() {
-            out.push(walk(&format!("{path}[{i}]"), &item, depth + 1)?);
-        }
-        return Ok(Value::Array(out));
-    }
-    if js_sys::ArrayBuffer::is_view(value) && !value.is_instance_of::<js_sys::DataView>() {
-        // Typed arrays: every element is a number (or bigint).
-        let arr = Array::from(value);
-        let mut out = Vec::with_capacity(arr.length() as usize);
-        for (i, item) in arr.iter().enumerate() {
-            out.push(walk(&format!("{path}[{i}]"), &item, depth + 1)?);
+    if let Some(items) = list_items(path, value)? {
+        // arrays and typed arrays (every element a number or a bigint)
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            out.push(walk(&format!("{path}[{i}]"), item, depth + 1)?);
         }
         return Ok(Value::Array(out));
     }
@@ -83,33 +118,27 @@ fn walk(path: &str, value: &JsValue, depth: usize) -> Result<Value> {
         }
         return Ok(Value::String(String::from(date.to_iso_string())));
     }
-    if let Some(map) = value.dyn_ref::<js_sys::Map>() {
+    if value.is_instance_of::<js_sys::Map>() {
+        let entries = array_from(value).map_err(|e| unreadable(path, &e))?;
         let mut out = Map::new();
-        let mut err = None;
-        map.for_each(&mut |v, k| {
-            if err.is_some() {
-                return;
-            }
-            let key = k.as_string().unwrap_or_else(|| js_sys::JSON::stringify(&k).map(String::from).unwrap_or_default());
-            match walk(&format!("{path}.{key}"), &v, depth + 1) {
-                Ok(j) => {
-                    out.insert(key, j);
-                }
-                Err(e) => err = Some(e),
-            }
-        });
-        return match err {
-            Some(e) => Err(e),
-            None => Ok(Value::Object(out)),
-        };
+        for entry in entries.iter() {
+            let (k, v) = (Reflect::get_u32(&entry, 0).unwrap_or_default(), Reflect::get_u32(&entry, 1).unwrap_or_default());
+            // a key that is not a string: its JSON text (a number's digits); a symbol or undefined has none
+            let key = k
+                .as_string()
+                .or_else(|| js_sys::JSON::stringify(&k).ok().and_then(|s| s.as_string()))
+                .ok_or_else(|| Error::invalid(path, "a Map key that is neither a string nor JSON data"))?;
+            let item = walk(&format!("{path}.{key}"), &v, depth + 1)?;
+            out.insert(key, item);
+        }
+        return Ok(Value::Object(out));
     }
     if value.is_object() {
-        let obj: &Object = value.unchecked_ref();
-        let keys = Object::keys(obj);
+        let keys = object_keys(value).map_err(|e| unreadable(path, &e))?;
         let mut out = Map::new();
         for key in keys.iter() {
             let name = key.as_string().unwrap_or_default();
-            let item = Reflect::get(obj, &key).map_err(|_| Error::invalid(path, format!("cannot read property {name:?}")))?;
+            let item = Reflect::get(value, &key).map_err(|e| unreadable(&format!("{path}.{name}"), &e))?;
             if item.is_undefined() {
                 continue; // JSON.stringify drops undefined properties too
             }
@@ -135,4 +164,48 @@ fn number(path: &str, x: f64) -> Result<Value> {
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
     value.serialize(&serializer).map_err(|e| Error::internal(format!("cannot convert a result to JS: {e}")))
+}
+
+/// A string argument: anything else is `INVALID_ARGUMENT` naming `path`, before wasm-bindgen would build a wasm
+/// string from it (its glue reads a non-string's length as NaN and traps).
+pub fn string_arg(path: &str, value: &JsValue) -> Result<String> {
+    value.as_string().ok_or_else(|| Error::invalid(path, format!("expected a string, got {}", js_type(value))))
+}
+
+/// A count (a batch size, a trial count): a non-negative integer, never wrapped modulo 2³² as wasm-bindgen's
+/// `usize` glue would wrap it.
+#[cfg_attr(not(feature = "models"), allow(dead_code))] // the models' batch sizes
+pub fn count_arg(path: &str, value: &JsValue) -> Result<usize> {
+    let Some(x) = value.as_f64() else {
+        return Err(Error::invalid(path, format!("expected a non-negative integer, got {}", js_type(value))));
+    };
+    if !(x.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&x)) {
+        return Err(Error::invalid(path, format!("expected a non-negative integer below 2^32, got {x}")));
+    }
+    Ok(x as usize)
+}
+
+/// What a JS value is, for messages: `a number`, `an object`, `null`…
+pub fn js_type(value: &JsValue) -> &'static str {
+    if value.is_null() {
+        "null"
+    } else if value.is_undefined() {
+        "undefined"
+    } else if value.as_bool().is_some() {
+        "a boolean"
+    } else if value.as_f64().is_some() {
+        "a number"
+    } else if value.is_string() {
+        "a string"
+    } else if value.is_bigint() {
+        "a BigInt"
+    } else if value.is_symbol() {
+        "a symbol"
+    } else if value.is_function() {
+        "a function"
+    } else if is_array(value).unwrap_or(false) {
+        "an array"
+    } else {
+        "an object"
+    }
 }

@@ -1,6 +1,6 @@
 //! Bindings for the document schema: ids, dict conversion, labels.
 
-use super::convert::{to_js, to_json, to_json_object};
+use super::convert::{read_options, to_js, to_json, to_json_object};
 use super::errors::{js, JsResult};
 use rerankit::document::{dict::parse_id_hash_keys, Document, Label, MultiLabel};
 use rerankit::{Error, Result};
@@ -62,10 +62,11 @@ pub fn label_from_dict(dict: JsValue) -> JsResult<JsValue> {
     })())
 }
 
-/// `MultiLabel(labels, drop_negative_labels, drop_no_answers)` → its aggregated fields.
+/// `MultiLabel(labels, {dropNegativeLabels, dropNoAnswers})` → its aggregated fields.
 #[wasm_bindgen(js_name = multiLabel)]
-pub fn multi_label(labels: JsValue, drop_negative_labels: bool, drop_no_answers: bool) -> JsResult<JsValue> {
+pub fn multi_label(labels: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
+        let options: rerankit::document::MultiLabelOptions = read_options("options", &options)?;
         let Value::Array(items) = to_json("labels", &labels)? else {
             return Err(Error::invalid("labels", "expected an array of labels"));
         };
@@ -74,7 +75,7 @@ pub fn multi_label(labels: JsValue, drop_negative_labels: bool, drop_no_answers:
             .enumerate()
             .map(|(i, l)| Label::from_dict(&format!("labels[{i}]"), l))
             .collect::<Result<Vec<_>>>()?;
-        let ml = MultiLabel::new(labels, drop_negative_labels, drop_no_answers)?;
+        let ml = MultiLabel::new(labels, options.drop_negative_labels, options.drop_no_answers)?;
         let mut out = Map::new();
         out.insert("id".into(), Value::String(ml.id));
         out.insert("query".into(), Value::String(ml.query));

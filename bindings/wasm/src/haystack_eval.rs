@@ -2,10 +2,9 @@
 //!
 //! Inputs are JS values converted strictly by [`convert::to_json`] (errors name the path), or JSON text where
 //! a whole file is passed (a string argument is parsed as JSON; a bad file is a `PARSE` error). Results go back
-//! as JSON text so that key order (Haystack's column order, the official scripts' key order) survives; the
-//! wrapper parses it.
+//! as plain JS values, key order kept (Haystack's column order, the official scripts' key order).
 
-use super::convert::{read_options, to_json};
+use super::convert::{read_options, string_arg, to_js, to_json};
 use super::errors::{js, JsResult};
 use rerankit::eval::haystack::{
     self, squad, ContextMatching, EvaluationResult, MetricsOptions, WrongExamplesOptions,
@@ -14,9 +13,6 @@ use rerankit::{Error, Result};
 use serde_json::{Map, Value};
 use wasm_bindgen::prelude::*;
 
-fn to_text(v: &Value) -> Result<String> {
-    serde_json::to_string(v).map_err(|e| Error::internal(format!("serialising the result: {e}")))
-}
 
 /// A JS value, or JSON text when it is a string.
 fn value_of(path: &str, v: &JsValue) -> Result<Value> {
@@ -77,78 +73,79 @@ impl HaystackEvaluation {
 
     /// `calculate_metrics(...)` → `{node: {metric: value}}` as JSON text.
     #[wasm_bindgen(js_name = calculateMetrics)]
-    pub fn calculate_metrics(&self, options: JsValue) -> JsResult<String> {
+    pub fn calculate_metrics(&self, options: JsValue) -> JsResult<JsValue> {
         js((|| {
             let o: MetricsOptions = read_options("options", &options)?;
             let mut out = Map::new();
             for (node, metrics) in self.inner.calculate_metrics(&o)? {
                 out.insert(node, Value::Object(metrics));
             }
-            to_text(&Value::Object(out))
+            to_js(&Value::Object(out))
         })())
     }
 
     /// `wrong_examples(node, ...)` → a JSON array of `{multilabel_id, query, filters, metrics, documents|answers, ...}`.
     #[wasm_bindgen(js_name = wrongExamples)]
-    pub fn wrong_examples(&self, node: &str, options: JsValue) -> JsResult<String> {
+    pub fn wrong_examples(&self, node: JsValue, options: JsValue) -> JsResult<JsValue> {
         js((|| {
+            let node = string_arg("node", &node)?;
             let o: WrongExamplesOptions = read_options("options", &options)?;
-            to_text(&Value::Array(self.inner.wrong_examples(node, &o)?))
+            to_js(&Value::Array(self.inner.wrong_examples(&node, &o)?))
         })())
     }
 
     /// One node's rows as the CSV `EvaluationResult.save` writes.
     #[wasm_bindgen(js_name = toCsv)]
-    pub fn to_csv(&self, node: &str) -> JsResult<String> {
-        js(self.node(node).map(|t| t.to_csv()))
+    pub fn to_csv(&self, node: JsValue) -> JsResult<String> {
+        js(self.node(&node).map(|t| t.to_csv()))
     }
 
     /// Replaces (or adds) a node's rows from CSV text.
     #[wasm_bindgen(js_name = setCsv)]
-    pub fn set_csv(&mut self, node: &str, text: &str) -> JsResult<()> {
+    pub fn set_csv(&mut self, node: JsValue, text: JsValue) -> JsResult<()> {
         js((|| {
-            let one = EvaluationResult::from_csv_files(&[(format!("{node}.csv"), text.to_string())])?;
+            let node = string_arg("node", &node)?;
+            let text = string_arg("text", &text)?;
+            let one = EvaluationResult::from_csv_files(&[(format!("{node}.csv"), text)])?;
             let (_, t) = one.node_results.into_iter().next().ok_or_else(|| Error::internal("no table"))?;
-            self.inner.insert(node, t);
+            self.inner.insert(&node, t);
             Ok(())
         })())
     }
 
-    /// `{node: [row objects]}` as JSON text.
+    /// `{node: [row objects]}`.
     #[wasm_bindgen(js_name = toJson)]
-    pub fn to_json_text(&self) -> JsResult<String> {
-        js(to_text(&self.inner.to_json()))
+    pub fn to_json_value(&self) -> JsResult<JsValue> {
+        js(to_js(&self.inner.to_json()))
     }
 
-    /// One node's rows as a JSON array of row objects.
+    /// One node's rows, as row objects.
     #[wasm_bindgen(js_name = nodeRows)]
-    pub fn node_rows(&self, node: &str) -> JsResult<String> {
-        js(self.node(node).and_then(|t| to_text(&Value::Array(t.to_records()))))
+    pub fn node_rows(&self, node: JsValue) -> JsResult<JsValue> {
+        js(self.node(&node).and_then(|t| to_js(&Value::Array(t.to_records()))))
     }
 }
 
 // Semantic answer similarity (Haystack's `sas` columns).
 #[wasm_bindgen(js_class = HaystackEvaluation)]
 impl HaystackEvaluation {
-    /// The (prediction, gold answer) pairs of a node's answer rows, as JSON text `[[prediction, gold], …]`.
+    /// The (prediction, gold answer) pairs of a node's answer rows, `[[prediction, gold], …]`.
     #[wasm_bindgen(js_name = sasPairs)]
-    pub fn sas_pairs(&self, node: &str) -> JsResult<String> {
-        js(self.node(node).and_then(|t| {
-            let pairs = haystack::sas::sas_pairs(t);
-            to_text(&Value::Array(pairs.into_iter().map(|(p, g)| Value::Array(vec![Value::String(p), Value::String(g)])).collect()))
-        }))
+    pub fn sas_pairs(&self, node: JsValue) -> JsResult<JsValue> {
+        js(self.node(&node).and_then(|t| to_js(&haystack::sas::sas_pairs(t))))
     }
 
     /// Adds a node's SAS columns from one score per `sasPairs(node)` pair, computed by the caller's model (a
     /// rerankit model's `sasScores`, which lives in the model module, or the caller's own function).
     #[wasm_bindgen(js_name = applySasScores)]
-    pub fn apply_sas_scores(&mut self, node: &str, scores: &[f64], context_matching_threshold: f64) -> JsResult<()> {
+    pub fn apply_sas_scores(&mut self, node: JsValue, scores: &[f64], context_matching_threshold: f64) -> JsResult<()> {
         js((|| {
+            let node = string_arg("node", &node)?;
             if let Some(i) = scores.iter().position(|x| !x.is_finite()) {
                 return Err(Error::invalid(&format!("scores[{i}]"), "expected a finite number"));
             }
             let mut scorer = haystack::sas::FnScorer(|_: &[(String, String)]| Ok(scores.to_vec()));
-            haystack::sas::add_sas(self.node_mut(node)?, &mut scorer, context_matching_threshold)
+            haystack::sas::add_sas(self.node_mut(&node)?, &mut scorer, context_matching_threshold)
         })())
     }
 }
@@ -159,30 +156,27 @@ impl HaystackEvaluation {
         self.inner.node_mut(node).ok_or_else(|| Error::invalid("node", format!("unknown node {node:?} (nodes: {names})")))
     }
 
-    fn node(&self, node: &str) -> Result<&haystack::NodeTable> {
+    fn node(&self, node: &JsValue) -> Result<&haystack::NodeTable> {
+        let node = string_arg("node", node)?;
         self.inner
-            .node(node)
+            .node(&node)
             .ok_or_else(|| Error::invalid("node", format!("unknown node {node:?} (nodes: {})", self.inner.node_names().join(", "))))
     }
 }
 
-/// Runs `evaluate-v1.1.py` / `evaluate-v2.0.py`: dataset and predictions (values or JSON text), `version`
-/// `"1.1"` / `"2.0"` or absent (detected). Returns JSON text `{version, output, printed, messages}`: `printed`
+/// Runs `evaluate-v1.1.py` / `evaluate-v2.0.py`: dataset and predictions (values or JSON text), options
+/// `{version}` (`squad::SquadOptions`). Returns `{version, output, printed, messages}`: `printed`
 /// is the script's stdout without the final newline, `messages` its stderr lines.
 #[wasm_bindgen(js_name = squadEvaluate)]
-pub fn squad_evaluate(dataset: JsValue, predictions: JsValue, version: Option<String>) -> JsResult<String> {
+pub fn squad_evaluate(dataset: JsValue, predictions: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
+        let options: squad::SquadOptions = read_options("options", &options)?;
         let dataset = value_of("dataset", &dataset)?;
         let predictions = value_of("predictions", &predictions)?;
         if !dataset.is_object() {
             return Err(Error::parse("dataset", "expected a SQuAD dataset object {\"version\", \"data\": [...]}"));
         }
-        let version = match version.as_deref() {
-            None | Some("") => squad::detect_version(&dataset),
-            Some("1.1") | Some("v1.1") => squad::SquadVersion::V1_1,
-            Some("2.0") | Some("v2.0") => squad::SquadVersion::V2_0,
-            Some(other) => return Err(Error::invalid("version", format!("{other:?} is not \"1.1\" or \"2.0\""))),
-        };
+        let version = options.version(&dataset)?;
         let result = match version {
             squad::SquadVersion::V1_1 => squad::evaluate_v1(&dataset, &predictions)?,
             squad::SquadVersion::V2_0 => squad::evaluate_v2(&dataset, &predictions)?,
@@ -192,18 +186,21 @@ pub fn squad_evaluate(dataset: JsValue, predictions: JsValue, version: Option<St
         out.insert("printed".into(), Value::String(squad::dumps_official(&result.output, version)));
         out.insert("output".into(), Value::Object(result.output));
         out.insert("messages".into(), Value::Array(result.messages.into_iter().map(Value::String).collect()));
-        to_text(&Value::Object(out))
+        to_js(&Value::Object(out))
     })())
 }
 
 /// The official SQuAD `normalize_answer`.
 #[wasm_bindgen(js_name = squadNormalizeAnswer)]
-pub fn squad_normalize_answer(text: &str) -> String {
-    squad::normalize_answer(text)
+pub fn squad_normalize_answer(text: JsValue) -> JsResult<String> {
+    js(string_arg("text", &text).map(|t| squad::normalize_answer(&t)))
 }
 
 /// `[exact, f1]` of one prediction against one gold answer (v2.0's `compute_exact` / `compute_f1`).
 #[wasm_bindgen(js_name = squadScores)]
-pub fn squad_scores(gold: &str, prediction: &str) -> Vec<f64> {
-    vec![squad::compute_exact(gold, prediction), squad::compute_f1(gold, prediction)]
+pub fn squad_scores(gold: JsValue, prediction: JsValue) -> JsResult<Vec<f64>> {
+    js((|| {
+        let (gold, prediction) = (string_arg("gold", &gold)?, string_arg("prediction", &prediction)?);
+        Ok(vec![squad::compute_exact(&gold, &prediction), squad::compute_f1(&gold, &prediction)])
+    })())
 }

@@ -5,7 +5,7 @@
 //! Model bytes arrive as `Uint8Array`s (the TypeScript side fetches URLs and reads files); options arrive as
 //! plain objects with the JS names (`topK`, `maxChunksPerDoc`, …) and are read by `super::convert::read_options`.
 
-use super::convert::{read_options, to_js, to_json, to_json_object};
+use super::convert::{list_items, read_options, to_js, to_json, to_json_object};
 use super::errors::{js, JsResult};
 use rerankit::eval::haystack::sas::{BiEncoderSas, CrossEncoderSas, SasScorer};
 use rerankit::inference::cross_encoder::model_text;
@@ -18,11 +18,11 @@ use wasm_bindgen::prelude::*;
 /// The model's text for each JS document of list `path`: a string, or an object (a `Document` too) with string
 /// `content` and optional `meta`; only those two properties are read.
 fn texts(path: &str, documents: &JsValue, meta_fields: &[String]) -> Result<Vec<String>> {
-    if !js_sys::Array::is_array(documents) {
+    let Some(items) = list_items(path, documents)? else {
         return Err(Error::invalid(path, "expected an array of strings or documents"));
-    }
-    let arr: &js_sys::Array = documents.unchecked_ref();
-    arr.iter()
+    };
+    items
+        .into_iter()
         .enumerate()
         .map(|(i, item)| {
             if let Some(s) = item.as_string() {
@@ -59,10 +59,10 @@ pub(super) fn string_list(field: &str, value: &JsValue) -> Result<Vec<String>> {
     }
 }
 
-/// `[[prediction, gold], …]` from JS.
-fn sas_pairs(value: &JsValue) -> Result<Vec<(String, String)>> {
-    let Value::Array(items) = to_json("pairs", value)? else {
-        return Err(Error::invalid("pairs", "expected an array of [prediction, gold answer]"));
+/// `[[a, b], …]` from JS, pairs of strings; `shape` names the two (`[query, document]`) in errors.
+pub(super) fn string_pairs(field: &str, value: &JsValue, shape: &str) -> Result<Vec<(String, String)>> {
+    let Value::Array(items) = to_json(field, value)? else {
+        return Err(Error::invalid(field, format!("expected an array of {shape}")));
     };
     items
         .into_iter()
@@ -70,11 +70,15 @@ fn sas_pairs(value: &JsValue) -> Result<Vec<(String, String)>> {
         .map(|(i, pair)| match pair {
             Value::Array(p) => match <[Value; 2]>::try_from(p) {
                 Ok([Value::String(a), Value::String(b)]) => Ok((a, b)),
-                _ => Err(Error::invalid(&format!("pairs[{i}]"), "expected [prediction, gold answer] strings")),
+                _ => Err(Error::invalid(&format!("{field}[{i}]"), format!("expected {shape} strings"))),
             },
-            _ => Err(Error::invalid(&format!("pairs[{i}]"), "expected [prediction, gold answer] strings")),
+            _ => Err(Error::invalid(&format!("{field}[{i}]"), format!("expected {shape} strings"))),
         })
         .collect()
+}
+
+fn sas_pairs(value: &JsValue) -> Result<Vec<(String, String)>> {
+    string_pairs("pairs", value, "[prediction, gold answer]")
 }
 
 /// SAS scores of a cross-encoder (also a WebGPU model's CPU twin).
@@ -92,11 +96,11 @@ pub(super) fn external_files(value: &JsValue) -> Result<Vec<ExternalFile>> {
     if value.is_undefined() || value.is_null() {
         return Ok(Vec::new());
     }
-    if !js_sys::Array::is_array(value) {
+    let Some(items) = list_items("externalData", value)? else {
         return Err(Error::invalid("externalData", "expected an array of {location, bytes}"));
-    }
-    let arr: &js_sys::Array = value.unchecked_ref();
-    arr.iter()
+    };
+    items
+        .into_iter()
         .enumerate()
         .map(|(i, item)| {
             let get = |key: &str| js_sys::Reflect::get(&item, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
@@ -115,14 +119,18 @@ pub(super) fn external_files(value: &JsValue) -> Result<Vec<ExternalFile>> {
 /// Where a model asked to run on `device` starts (src/inference/device.rs): `{device, tryGpu, warning}`.
 /// `runtimeHasWebGpu` is the wrapper's look at the runtime; `pooling` an embedder's pooling, if any.
 #[wasm_bindgen(js_name = placeDevice)]
-pub fn place_device(device: JsValue, runtime_has_webgpu: bool, pooling: Option<String>) -> JsResult<JsValue> {
+pub fn place_device(device: JsValue, runtime_has_webgpu: bool, pooling: JsValue) -> JsResult<JsValue> {
     js((|| {
         let device = match to_json("device", &device)? {
             Value::Null => Device::default(),
             Value::String(s) => Device::parse("device", &s)?,
             other => return Err(Error::invalid("device", format!("expected \"webgpu\", \"cpu\" or \"auto\", got {other}"))),
         };
-        let pooling = pooling.as_deref().map(Pooling::parse).transpose()?;
+        let pooling = match to_json("pooling", &pooling)? {
+            Value::Null => None,
+            Value::String(s) => Some(Pooling::parse(&s)?),
+            other => return Err(Error::invalid("pooling", format!("expected \"mean\", \"cls\" or \"lastToken\", got {other}"))),
+        };
         let p = place(device, runtime_has_webgpu, pooling);
         to_js(&serde_json::json!({"device": p.device.as_str(), "tryGpu": p.try_gpu, "warning": p.warning}))
     })())
@@ -144,27 +152,26 @@ pub(super) fn rerank_input(queries: &JsValue, lists: &JsValue, nested: bool, opt
     options.validate()?;
     let queries = match queries.as_string() {
         Some(query) => vec![query],
-        None if js_sys::Array::is_array(queries) => string_list("queries", queries)?,
+        None if list_items("queries", queries)?.is_some() => string_list("queries", queries)?,
         None if nested => return Err(Error::invalid("queries", "expected a string or an array of strings")),
         None => return Err(Error::invalid("query", "expected a string")),
     };
-    if !js_sys::Array::is_array(lists) {
+    let Some(lists) = list_items("documents", lists)? else {
         return Err(Error::invalid("documents", "expected an array"));
-    }
-    let lists: &js_sys::Array = lists.unchecked_ref();
-    if !nested && lists.length() != 1 {
+    };
+    if !nested && lists.len() != 1 {
         return Err(Error::internal("a single document list is passed as [documents]"));
     }
     if !nested && queries.len() != 1 {
         return Err(Error::invalid("queries", format!("{} queries need one document list per query", queries.len())));
     }
-    if queries.len() != 1 && queries.len() != lists.length() as usize {
-        return Err(Error::invalid("queries", format!("{} queries for {} document lists: give one query, or one per list", queries.len(), lists.length())));
+    if queries.len() != 1 && queries.len() != lists.len() {
+        return Err(Error::invalid("queries", format!("{} queries for {} document lists: give one query, or one per list", queries.len(), lists.len())));
     }
     let texts = lists
         .iter()
         .enumerate()
-        .map(|(l, list)| texts(&if nested { format!("documents[{l}]") } else { "documents".to_string() }, &list, &options.embed_meta_fields))
+        .map(|(l, list)| texts(&if nested { format!("documents[{l}]") } else { "documents".to_string() }, list, &options.embed_meta_fields))
         .collect::<Result<Vec<_>>>()?;
     let queries = if queries.len() == 1 { vec![queries[0].clone(); texts.len()] } else { queries };
     Ok((options, queries, texts))

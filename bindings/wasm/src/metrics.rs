@@ -13,7 +13,7 @@ use rerankit::metrics::qrels::QrelsBuilder;
 use rerankit::metrics::run::RunBuilder;
 use rerankit::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
 use rerankit::metrics::{
-    evaluate, DuplicatePolicy, EvalOptions, EvaluateOptions, MeasureRequest, Qrels, Run, Value as MetricValue,
+    evaluate, run::RunParseOptions, DuplicatePolicy, EvalOptions, EvaluateOptions, MeasureRequest, Qrels, Run, Value as MetricValue,
 };
 use rerankit::{Error, Result};
 use js_sys::{Array, Float64Array, Object, Reflect};
@@ -65,8 +65,7 @@ impl MetricsRun {
 }
 
 fn utf8<'a>(field: &str, bytes: &'a [u8]) -> Result<&'a str> {
-    std::str::from_utf8(bytes)
-        .map_err(|e| Error::parse(field, format!("not UTF-8 (byte {} is invalid)", e.valid_up_to())))
+    rerankit::metrics::text_lines::utf8_text(field, bytes)
 }
 
 fn duplicates(keep_first: bool) -> DuplicatePolicy {
@@ -85,8 +84,11 @@ pub fn metrics_parse_qrels(text: &[u8]) -> JsResult<MetricsQrels> {
 
 /// TREC run text (`qid Q0 docno rank score tag`).
 #[wasm_bindgen(js_name = metricsParseRun)]
-pub fn metrics_parse_run(text: &[u8], keep_first_duplicate: bool) -> JsResult<MetricsRun> {
-    js(utf8("run", text).and_then(|t| Run::parse(t, duplicates(keep_first_duplicate))).map(|inner| MetricsRun { inner }))
+pub fn metrics_parse_run(text: &[u8], options: JsValue) -> JsResult<MetricsRun> {
+    js((|| {
+        let options: RunParseOptions = read_options("options", &options)?;
+        Run::parse(utf8("run", text)?, options.duplicates()).map(|inner| MetricsRun { inner })
+    })())
 }
 
 /// Walks the flattened ranx shape: `qids` and `docnos` joined by U+0000, `counts[i]` entries for query i.

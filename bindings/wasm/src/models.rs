@@ -13,11 +13,11 @@
 //! switches the model to the CPU for good, calls the warning callback, and `device` becomes `"cpu"`. Where the
 //! model starts is decided before loading (`placeDevice`, src/inference/device.rs).
 
-use super::convert::{read_options, to_js};
+use super::convert::{count_arg, read_options, string_arg, to_js};
 use super::errors::{js, to_js_error, JsResult};
-use super::inference::{cross_encoder_sas, embedder_sas, external_files, ranked_to_js, rerank_input, string_list};
+use super::inference::{cross_encoder_sas, embedder_sas, external_files, ranked_to_js, rerank_input, string_list, string_pairs};
 use rerankit::inference::webgpu::{Device, GpuCrossEncoder, GpuEmbedder, ProbeReport, WarningFn};
-use rerankit::inference::{ExternalFile, LoadOptions, ModelFiles, Pooling};
+use rerankit::inference::{EmbedOptions, ExternalFile, LoadOptions, ModelFiles, Pooling, ScoreOptions};
 use rerankit::{Error, Result};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -43,18 +43,56 @@ where
     wasm_bindgen_futures::future_to_promise(async move { f(inner).await.map_err(to_js_error) })
 }
 
-/// The arguments both WebGPU loaders read the same way: the device, the load options, the external-data files.
-fn load_args(device: &str, options: &JsValue, external: &JsValue) -> Result<(Device, LoadOptions, Vec<ExternalFile>)> {
-    Ok((Device::parse("device", device)?, read_options("options", options)?, external_files(external)?))
+/// What both loaders read the same way: `files` (`{model, tokenizer, config?, external?}`, bytes), the load
+/// options and the device.
+struct LoadRequest {
+    model: Vec<u8>,
+    tokenizer: Vec<u8>,
+    config: Option<Vec<u8>>,
+    external: Vec<ExternalFile>,
+    limits: LoadOptions,
+    device: Device,
+}
+
+impl LoadRequest {
+    fn read(files: &JsValue, options: &JsValue, device: &JsValue) -> Result<LoadRequest> {
+        let file = |key: &str| js_sys::Reflect::get(files, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED);
+        let config = file("config");
+        Ok(LoadRequest {
+            model: bytes("model", &file("model"))?,
+            tokenizer: bytes("tokenizer", &file("tokenizer"))?,
+            config: if config.is_null() || config.is_undefined() { None } else { Some(bytes("config", &config)?) },
+            external: external_files(&file("external"))?,
+            limits: read_options("options", options)?,
+            device: Device::parse("device", &string_arg("device", device)?)?,
+        })
+    }
+
+    fn files(&self) -> ModelFiles<'_> {
+        ModelFiles {
+            model: &self.model,
+            tokenizer: &self.tokenizer,
+            config: self.config.as_deref(),
+            external_data: &self.external,
+        }
+    }
+}
+
+/// A file's bytes, which must come as a `Uint8Array`.
+fn bytes(name: &str, value: &JsValue) -> Result<Vec<u8>> {
+    value
+        .dyn_ref::<js_sys::Uint8Array>()
+        .map(js_sys::Uint8Array::to_vec)
+        .ok_or_else(|| Error::invalid(name, "expected the file's bytes as a Uint8Array"))
 }
 
 fn busy() -> Error {
     Error::invalid("model", "another call on this WebGPU model is still running (await it first)")
 }
 
-/// The JS warning callback as the Rust one.
-fn warning_fn(on_warning: Option<js_sys::Function>) -> Option<WarningFn> {
-    on_warning.map(|f| {
+/// The JS warning callback as the Rust one (anything but a function: none).
+fn warning_fn(on_warning: JsValue) -> Option<WarningFn> {
+    on_warning.dyn_into::<js_sys::Function>().ok().map(|f| {
         Box::new(move |m: &str| {
             let _ = f.call1(&JsValue::NULL, &JsValue::from_str(m));
         }) as WarningFn
@@ -113,18 +151,9 @@ impl CrossEncoderCore {
     /// Loads the CPU model (tokenizer, probe oracle, fallback) and, unless `device` is `"cpu"`, the GPU one.
     /// `options`: `{maxLength?, maxQueryTokens?}`; `device`: `"webgpu" | "cpu" | "auto"`; `onWarning(message)`
     /// hears every fallback to the CPU.
-    pub async fn load(
-        model: Vec<u8>,
-        tokenizer: Vec<u8>,
-        config: Option<Vec<u8>>,
-        options: JsValue,
-        external: JsValue,
-        device: String,
-        on_warning: Option<js_sys::Function>,
-    ) -> JsResult<CrossEncoderCore> {
-        let (device, limits, external) = js(load_args(&device, &options, &external))?;
-        let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };
-        let ce = js(GpuCrossEncoder::load(files, &limits, device, warning_fn(on_warning)).await)?;
+    pub async fn load(files: JsValue, options: JsValue, device: JsValue, on_warning: JsValue) -> JsResult<CrossEncoderCore> {
+        let r = js(LoadRequest::read(&files, &options, &device))?;
+        let ce = js(GpuCrossEncoder::load(r.files(), &r.limits, r.device, warning_fn(on_warning)).await)?;
         let (num_labels, max_length) = (ce.cpu().num_labels(), ce.cpu().max_length());
         Ok(CrossEncoderCore { inner: Rc::new(RefCell::new(ce)), num_labels, max_length })
     }
@@ -142,10 +171,10 @@ impl CrossEncoderCore {
 
     /// Token ids of the pair as the model sees it (only_second truncation).
     #[wasm_bindgen(js_name = encodePair)]
-    pub fn encode_pair(&self, query: &str, document: &str) -> JsResult<JsValue> {
+    pub fn encode_pair(&self, query: JsValue, document: JsValue) -> JsResult<JsValue> {
         let c = self.inner.try_borrow().map_err(|_| to_js_error(busy()))?;
         js((|| {
-            let s = c.cpu().encode_pair(query, document)?;
+            let s = c.cpu().encode_pair(&string_arg("query", &query)?, &string_arg("document", &document)?)?;
             let mut o = Map::new();
             o.insert("inputIds".into(), Value::from(s.ids));
             o.insert("tokenTypeIds".into(), Value::from(s.type_ids));
@@ -153,17 +182,14 @@ impl CrossEncoderCore {
         })())
     }
 
-    /// Raw logits of `queries[i]` with `documents[i]`, a `Float32Array [n × numLabels]`.
-    pub fn score(&self, queries: JsValue, documents: JsValue, batch_size: usize) -> js_sys::Promise {
+    /// Raw logits of each `[query, document]` pair, a `Float32Array [n × numLabels]`; `options`: `{batchSize}`.
+    pub fn score(&self, pairs: JsValue, options: JsValue) -> js_sys::Promise {
         with_model(&self.inner, move |inner| async move {
-            let q = string_list("queries", &queries)?;
-            let d = string_list("documents", &documents)?;
-            if q.len() != d.len() {
-                return Err(Error::invalid("pairs", "every pair needs a query and a document"));
-            }
-            let pairs: Vec<(&str, &str)> = q.iter().map(String::as_str).zip(d.iter().map(String::as_str)).collect();
+            let pairs = string_pairs("pairs", &pairs, "[query, document]")?;
+            let options: ScoreOptions = read_options("options", &options)?;
+            let pairs: Vec<(&str, &str)> = pairs.iter().map(|(q, d)| (q.as_str(), d.as_str())).collect();
             let mut ce = inner.try_borrow_mut().map_err(|_| busy())?;
-            let logits = ce.score(&pairs, batch_size).await?;
+            let logits = ce.score(&pairs, options.batch_size).await?;
             Ok(js_sys::Float32Array::from(&logits[..]).into())
         })
     }
@@ -171,9 +197,9 @@ impl CrossEncoderCore {
     /// Haystack's semantic answer similarity of `[prediction, gold]` pairs, on the model's CPU path whatever its
     /// engine (exact, and small: SAS scores short answers).
     #[wasm_bindgen(js_name = sasScores)]
-    pub fn sas_scores(&self, pairs: JsValue, batch_size: usize) -> JsResult<Vec<f64>> {
+    pub fn sas_scores(&self, pairs: JsValue, batch_size: JsValue) -> JsResult<Vec<f64>> {
         let c = self.inner.try_borrow().map_err(|_| to_js_error(busy()))?;
-        js(cross_encoder_sas(c.cpu(), &pairs, batch_size))
+        js(count_arg("batchSize", &batch_size).and_then(|b| cross_encoder_sas(c.cpu(), &pairs, b)))
     }
 
     /// Reranks one list (`queries` of length 1) or several lists (one query per list, or one for all):
@@ -192,8 +218,8 @@ impl CrossEncoderCore {
 /// A loaded bi-encoder; its engine is the CPU or WebGPU (mean pooling on the GPU, parity-checked).
 ///
 /// ```js
-/// const core = await EmbedderCore.load(model, tokenizer, config, {maxLength}, undefined, "auto", "mean", msg => console.warn(msg));
-/// await core.embed(["text a", "text b"], true, 32);   // Float32Array [n × dimension]
+/// const core = await EmbedderCore.load({model, tokenizer, config}, {maxLength}, "auto", "mean", msg => console.warn(msg));
+/// await core.embed(["text a", "text b"], {normalize: true, batchSize: 32}, false);   // Float32Array [n × dimension]
 /// ```
 #[wasm_bindgen(js_name = EmbedderCore)]
 pub struct EmbedderCore {
@@ -206,19 +232,15 @@ impl EmbedderCore {
     /// As `CrossEncoderCore.load`, for encoders with a `last_hidden_state` output; `pooling`: `"mean"`, `"cls"` or
     /// `"lastToken"` (only mean pooling runs on WebGPU).
     pub async fn load(
-        model: Vec<u8>,
-        tokenizer: Vec<u8>,
-        config: Option<Vec<u8>>,
+        files: JsValue,
         options: JsValue,
-        external: JsValue,
-        device: String,
-        pooling: String,
-        on_warning: Option<js_sys::Function>,
+        device: JsValue,
+        pooling: JsValue,
+        on_warning: JsValue,
     ) -> JsResult<EmbedderCore> {
-        let (device, limits, external) = js(load_args(&device, &options, &external))?;
-        let pooling = js(Pooling::parse(&pooling))?;
-        let files = ModelFiles { model: &model, tokenizer: &tokenizer, config: config.as_deref(), external_data: &external };
-        let e = js(GpuEmbedder::load(files, &limits, device, warning_fn(on_warning)).await)?.with_pooling(pooling);
+        let r = js(LoadRequest::read(&files, &options, &device))?;
+        let pooling = js(string_arg("pooling", &pooling).and_then(|p| Pooling::parse(&p)))?;
+        let e = js(GpuEmbedder::load(r.files(), &r.limits, r.device, warning_fn(on_warning)).await)?.with_pooling(pooling);
         let dimension = e.cpu().dimension();
         Ok(EmbedderCore { inner: Rc::new(RefCell::new(e)), dimension })
     }
@@ -230,18 +252,20 @@ impl EmbedderCore {
 
     /// Haystack's semantic answer similarity of `[prediction, gold]` pairs, on the model's CPU twin.
     #[wasm_bindgen(js_name = sasScores)]
-    pub fn sas_scores(&self, pairs: JsValue, batch_size: usize) -> JsResult<Vec<f64>> {
+    pub fn sas_scores(&self, pairs: JsValue, batch_size: JsValue) -> JsResult<Vec<f64>> {
         let e = self.inner.try_borrow().map_err(|_| to_js_error(busy()))?;
-        js(embedder_sas(e.cpu(), &pairs, batch_size))
+        js(count_arg("batchSize", &batch_size).and_then(|b| embedder_sas(e.cpu(), &pairs, b)))
     }
 
-    /// Embeddings of `texts`, concatenated: a `Float32Array [texts.length × dimension]`.
-    pub fn embed(&self, texts: JsValue, normalize: bool, batch_size: usize) -> js_sys::Promise {
+    /// Embeddings of `texts`, concatenated: a `Float32Array [texts.length × dimension]`; `options`:
+    /// `{normalize, batchSize}`, `normalize` defaulting to `default_normalize` (the model's, set at load).
+    pub fn embed(&self, texts: JsValue, options: JsValue, default_normalize: bool) -> js_sys::Promise {
         with_model(&self.inner, move |inner| async move {
             let t = string_list("texts", &texts)?;
+            let options: EmbedOptions = read_options("options", &options)?;
             let refs: Vec<&str> = t.iter().map(String::as_str).collect();
             let mut e = inner.try_borrow_mut().map_err(|_| busy())?;
-            let vectors = e.embed(&refs, normalize, batch_size).await?;
+            let vectors = e.embed(&refs, options.normalize.unwrap_or(default_normalize), options.batch_size).await?;
             Ok(js_sys::Float32Array::from(&vectors.concat()[..]).into())
         })
     }

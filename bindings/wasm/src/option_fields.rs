@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 #[doc(hidden)]
 #[wasm_bindgen(js_name = __optionFields)]
 pub fn option_fields() -> JsResult<JsValue> {
-    use rerankit::eval::haystack::{ContextMatching, MetricsOptions, WrongExamplesOptions};
+    use rerankit::eval::haystack::{squad::SquadOptions, ContextMatching, MetricsOptions, WrongExamplesOptions};
     use rerankit::metrics::EvaluateOptions;
     use rerankit::rankers::adaptive_weight::{AdaptiveWeightOptions, CombineScoresOptions};
     use rerankit::rankers::diversity::DiversityOptions;
@@ -28,11 +28,14 @@ pub fn option_fields() -> JsResult<JsValue> {
         ("MetricsOptions", field_names::<MetricsOptions>()),
         ("WrongExamplesOptions", field_names::<WrongExamplesOptions>()),
         ("ContextMatching", field_names::<ContextMatching>()),
+        ("SquadOptions", field_names::<SquadOptions>()),
     ];
     #[cfg(feature = "models")]
     {
-        use rerankit::inference::{LoadOptions, RerankOptions};
+        use rerankit::inference::{EmbedOptions, LoadOptions, RerankOptions, ScoreOptions};
         fields.push(("RerankOptions", field_names::<RerankOptions>()));
+        fields.push(("ScoreOptions", field_names::<ScoreOptions>()));
+        fields.push(("EmbedOptions", field_names::<EmbedOptions>()));
         fields.push(("LoadOptions", field_names::<LoadOptions>()));
     }
     let map: serde_json::Map<String, serde_json::Value> =

@@ -283,6 +283,25 @@ pub fn evaluate_v2(dataset: &Value, predictions: &Value) -> Result<SquadEvaluati
 
 /// Detects the version from the dataset's `"version"` field (`"1.1"` / `"v2.0"`), else from the presence of
 /// `is_impossible` anywhere.
+/// Options of `squadEvaluate(dataset, predictions, {version})`: the script to run, `"1.1"` or `"2.0"` (also
+/// `"v1.1"`, `"v2.0"`); absent: [`detect_version`].
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct SquadOptions {
+    pub version: Option<String>,
+}
+
+impl SquadOptions {
+    pub fn version(&self, dataset: &Value) -> Result<SquadVersion> {
+        match self.version.as_deref() {
+            None | Some("") => Ok(detect_version(dataset)),
+            Some("1.1") | Some("v1.1") => Ok(SquadVersion::V1_1),
+            Some("2.0") | Some("v2.0") => Ok(SquadVersion::V2_0),
+            Some(other) => Err(Error::invalid("version", format!("{other:?} is not \"1.1\" or \"2.0\""))),
+        }
+    }
+}
+
 pub fn detect_version(dataset: &Value) -> SquadVersion {
     match dataset.get("version").and_then(Value::as_str) {
         Some(v) if v.contains('2') => SquadVersion::V2_0,

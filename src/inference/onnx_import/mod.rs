@@ -9,6 +9,7 @@
 //!
 //! Every step rewrites the protobuf only; tract still does all typing and optimisation.
 
+pub mod attribute_bounds;
 pub mod contrib_ops;
 pub mod external_data;
 pub mod float16;
@@ -62,6 +63,7 @@ pub fn decode(bytes: &[u8]) -> Result<pb::ModelProto> {
     if proto.graph.as_ref().is_none_or(|g| g.node.is_empty()) {
         return Err(Error::model_load("model: the ONNX file has no graph nodes (corrupt or not an ONNX model)"));
     }
+    attribute_bounds::check(&proto)?;
     Ok(proto)
 }
 
