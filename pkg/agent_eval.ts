@@ -52,7 +52,6 @@ async function judged(reference: AgentInput, responses: AgentInput, options: Eva
   try {
     const prompts = plan.prompts();
     const answers: Array<{ text?: string; error?: string; cost?: number }> = new Array(prompts.length);
-    const limit = concurrency;
     let next = 0;
     const worker = async () => {
       while (next < prompts.length) {
@@ -68,7 +67,7 @@ async function judged(reference: AgentInput, responses: AgentInput, options: Eva
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(limit, prompts.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(concurrency, prompts.length) }, worker));
     return plan.apply(answers) as AgentResult[];
   } finally {
     plan.free();

@@ -49,7 +49,8 @@ export async function main(args: string[]): Promise<number> {
     } catch (err) {
       throw new RerankitError(`${p}: ${(err as Error).message}`, "INVALID_ARGUMENT");
     }
-  };  for (let i = 0; i < args.length; i++) {
+  };
+  for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === "-h" || a === "--help") {
       process.stdout.write(USAGE);
@@ -77,7 +78,6 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   const [referencePath, responsesPath] = positional as [string, string];
-
   const reference = await read(referencePath);
   const responses = await read(responsesPath);
   const results = judgeCommand

@@ -1,5 +1,6 @@
 // Hostile values for the API fuzzer (tests/fuzz/api.mjs): a valid argument list with one or two arguments
 // replaced, or changed deep inside (one element, one property, one option), by something a caller might pass.
+import util from "node:util";
 
 const TAG = Symbol("hostile");
 
@@ -127,4 +128,3 @@ export function describe(args) {
   return `(${args.map((a) => one(a, 0)).join(", ")})`.slice(0, 600);
 }
 
-import util from "node:util";
