@@ -39,4 +39,9 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
+// `rerankit eval … | head` closes the pipe early: stop quietly, as a C program dies of SIGPIPE, not with a stack trace
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code === "EPIPE") process.exit(0);
+  throw err;
+});
 process.exitCode = await run(process.argv.slice(2));

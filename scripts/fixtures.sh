@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # rerankit test fixtures: `npm run fixtures` (= bash scripts/fixtures.sh).
 #
-#   bash scripts/fixtures.sh                          build the test models into $RERANKIT_MODELS (idempotent)
+#   bash scripts/fixtures.sh                          build the test models into $RERANKIT_MODELS (idempotent), and
+#                                                     install trec_eval (pytrec_eval-terrier) for the CLI's fuzz test
 #   bash scripts/fixtures.sh --force                  rebuild every model even if cached
 #   bash scripts/fixtures.sh --regenerate-references  developer only: also install the reference tools, re-train
 #                                                     ce-probe's head and regenerate tests/fixtures/{models,collection}
@@ -72,6 +73,15 @@ make_venv() {
   echo "$want" > "$VENV/.rerankit-requirements"
 }
 
+trec_eval_oracle() {
+  local want; want="$(sha256sum scripts/fixtures/requirements-oracle.txt | cut -d' ' -f1)"
+  if stamp_ok "$VENV/.rerankit-requirements-oracle" "$want" && "$PY" -c 'import pytrec_eval' 2>/dev/null; then
+    log "trec_eval oracle: up to date, skipped"; return
+  fi
+  "$PY" -m pip install -q --no-deps -r scripts/fixtures/requirements-oracle.txt || die "pip install of pytrec-eval-terrier failed"
+  echo "$want" > "$VENV/.rerankit-requirements-oracle"
+}
+
 dev_tools() {
   local want; want="$(cat scripts/fixtures/requirements.txt scripts/fixtures/requirements-dev.txt | sha256sum | cut -d' ' -f1)"
   if stamp_ok "$VENV/.rerankit-requirements-dev" "$want"; then log "reference tools: up to date, skipped"; return; fi
@@ -125,6 +135,7 @@ fi
 
 log "cache $CACHE (venv $VENV)"
 step "python venv" make_venv
+step "trec_eval oracle" trec_eval_oracle
 
 CURRENT_STEP="check cache"
 if [ "$MODE" = build ] && [ ${#FORCE[@]} -eq 0 ] \

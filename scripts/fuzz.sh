@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # `npm run fuzz -- [--seconds N] [--inputs N] [--seed N]`: the fuzz suites for longer than `npm test` runs them.
 #   Rust (tests/fuzz/main.rs): every parser and what consumes its output, N seconds (or inputs) per target;
-#   JS   (tests/fuzz/api.mjs): every exported function and method of the built package, the same budget.
+#   JS   (tests/fuzz/api.mjs): every exported function and method of the built package, the same budget;
+#   differential (tests/fuzz/differential.mjs, trec_eval_differential.mjs): evaluate from text vs from objects,
+#        and the CLI vs trec_eval (needs `npm run fixtures` for its venv), 10 collections per budgeted second.
 # With no budget: 60 seconds per target. The package must be built (`npm run build:dev` at least).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +22,7 @@ else rust_budget=(RERANKIT_FUZZ_INPUTS="$inputs"); js_budget=(--inputs "$inputs"
 status=0
 env "${rust_budget[@]}" RERANKIT_FUZZ_SEED="$seed" cargo test --profile native-test --test fuzz -- --nocapture --test-threads 1 || status=1
 node tests/fuzz/api.mjs --seed "$seed" "${js_budget[@]}" || status=1
+collections=${inputs:-$(( seconds * 10 ))}
+node tests/fuzz/differential.mjs --seed "$seed" --inputs "$collections" || status=1
+node tests/fuzz/trec_eval_differential.mjs --seed "$seed" --inputs "$collections" --batch 100 || status=1
 exit $status

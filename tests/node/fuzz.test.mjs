@@ -22,3 +22,10 @@ test("evaluate from TREC text and from objects agree on random valid collections
   console.log(run.stdout.trim());
   assert.equal(run.status, 0, `${run.stdout.slice(-4000)}\n${run.stderr.slice(-2000)}`);
 });
+
+test("the `rerankit eval` CLI prints what trec_eval computes on random valid collections", () => {
+  const differential = path.join(path.dirname(script), "trec_eval_differential.mjs");
+  const run = spawnSync(process.execPath, [differential, "--seed", "1", "--inputs", process.env.RERANKIT_FUZZ_INPUTS ?? "300"], { encoding: "utf8" });
+  console.log(run.stdout.trim());
+  assert.equal(run.status, 0, `${run.stdout.slice(-4000)}\n${run.stderr.slice(-4000)}`);
+});

@@ -175,3 +175,18 @@ test("CLI: empty qrels, Latin-1 text and a byte-order mark are reported by name,
   assert.match(latin.stderr, /qrels line 2: byte 7 is not UTF-8/);
   assert.match(run("-m", "map", "qrels", "run").stdout, /^map\s+\tall\t1\.0000$/m);
 });
+
+test("CLI: a reader that closes the pipe early (`| head`) ends the CLI quietly, without a stack trace", () => {
+  // 2,000 queries print far more than a pipe holds, so the CLI is still writing when head exits
+  const dir = mkdtempSync(path.join(os.tmpdir(), "rerankit-cli-"));
+  const qids = Array.from({ length: 2000 }, (_, i) => `q${i}`);
+  writeFileSync(path.join(dir, "qrels"), qids.map((q) => `${q} 0 d1 1\n`).join(""));
+  writeFileSync(path.join(dir, "run"), qids.map((q) => `${q} Q0 d1 1 1.0 r\n`).join(""));
+  const out = spawnSync("bash", ["-o", "pipefail", "-c", `"${process.execPath}" "${cli}" eval -q -m all_trec qrels run | head -2`], {
+    cwd: dir,
+    encoding: "utf8",
+  });
+  assert.equal(out.stdout.split("\n").filter(Boolean).length, 2);
+  assert.doesNotMatch(out.stderr, /EPIPE|Error/);
+  assert.equal(out.status, 0);
+});
