@@ -8,6 +8,8 @@ let restarts = 0;
 export function finishInit(_exports?: unknown): void {
   if (ready) return;
   wasm.registerErrorClass(RerankitError);
+  // only the models' module runs async tasks (scripts/build.mjs guards its executor)
+  (wasm as unknown as { __onTaskTrap?(handler: (e: unknown) => void): void }).__onTaskTrap?.(onTaskTrap);
   ready = true;
 }
 
@@ -39,16 +41,8 @@ const STALE = "Invalid stale object from previous Wasm instance";
  */
 function translate(e: unknown, what: string): unknown {
   if (e instanceof WebAssembly.RuntimeError) {
-    restarts += 1;
-    (wasm as unknown as { __wbg_reset_state(): void }).__wbg_reset_state();
-    wasm.registerErrorClass(RerankitError);
-    const err = new RerankitError(
-      `${what}: internal error in the WebAssembly core (${e.message}); rerankit restarted its WebAssembly instance, ` +
-        "so models and other objects made before must be loaded again",
-      "INTERNAL",
-    );
-    Object.defineProperty(err, "cause", { value: e, enumerable: false, writable: true, configurable: true });
-    return err;
+    restart();
+    return internalError(what, e);
   }
   if (e instanceof Error && e.message.includes(STALE)) {
     return new RerankitError(`${what}: this object was released when rerankit restarted its WebAssembly instance after an internal error; load or create it again`, "INTERNAL");
@@ -56,15 +50,62 @@ function translate(e: unknown, what: string): unknown {
   return e;
 }
 
-/** Runs a call into wasm, turning a trap into `INTERNAL` (see {@link translate}). */
+/** A fresh instance (wasm-bindgen's `__wbg_reset_state`, built with `--experimental-reset-state-function`). */
+function restart(): void {
+  restarts += 1;
+  (wasm as unknown as { __wbg_reset_state(): void }).__wbg_reset_state();
+  wasm.registerErrorClass(RerankitError);
+}
+
+function internalError(what: string, cause: unknown): RerankitError {
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  const err = new RerankitError(
+    `${what}: internal error in the WebAssembly core (${detail}); rerankit restarted its WebAssembly instance, ` +
+      "so models and other objects made before must be loaded again",
+    "INTERNAL",
+  );
+  Object.defineProperty(err, "cause", { value: cause, enumerable: false, writable: true, configurable: true });
+  return err;
+}
+
+/** The async calls into wasm that have not settled: a trap inside one's task ends them all (see below). */
+const pending = new Set<{ what: string; reject(e: unknown): void }>();
+
+/**
+ * A trap inside an async call happens in a task that the wasm executor polls from the microtask queue, not under
+ * the caller's `await` (scripts/build.mjs wraps that queue and sends what escapes it here). Every future of the old
+ * instance dies with it, so every pending call is rejected, each with `INTERNAL` naming its own call.
+ */
+function onTaskTrap(e: unknown): void {
+  restart();
+  const calls = [...pending];
+  pending.clear();
+  for (const call of calls) call.reject(internalError(call.what, e));
+}
+
+/** Runs a call into wasm, turning a trap into `INTERNAL` (see {@link translate}, {@link onTaskTrap}). */
 export function guarded<T>(what: string, call: () => T): T {
+  let out: T;
   try {
-    const out = call();
-    if (out instanceof Promise) return out.catch((e) => Promise.reject(translate(e, what))) as T;
-    return out;
+    out = call();
   } catch (e) {
     throw translate(e, what);
   }
+  if (!(out instanceof Promise)) return out;
+  return new Promise((resolve, reject) => {
+    const entry = { what, reject };
+    pending.add(entry);
+    out.then(
+      (value) => {
+        pending.delete(entry);
+        resolve(value);
+      },
+      (e) => {
+        pending.delete(entry);
+        reject(translate(e, what));
+      },
+    );
+  }) as T;
 }
 
 /**

@@ -24,6 +24,22 @@ const tsOnly = process.argv.includes("--ts-only");
 const started = performance.now();
 const steps = [];
 
+// js-sys's async executor (futures/queue.rs) polls every future from one queueMicrotask callback. A trap there (a
+// Rust panic) would be an uncaught exception: the caller's promise would never settle, and Node would exit. The
+// callback is wrapped so that pkg/runtime.ts hears of it (it restarts the instance and rejects pending calls).
+function guardTaskQueue(glue, { required }) {
+  const text = readFileSync(glue, "utf8");
+  const call = /(__wbg_queueMicrotask_[0-9a-f]+: function\(arg0\) \{\n\s*)queueMicrotask\(arg0\);/g;
+  const found = text.match(call)?.length ?? 0;
+  if (found === 0 && !required) return;
+  if (found !== 1) throw new Error(`${glue}: expected one queueMicrotask(arg0) import to guard, found ${found} (has wasm-bindgen's glue changed?)`);
+  writeFileSync(glue, text.replace(call, "$1queueMicrotask(() => { try { arg0(); } catch (e) { taskTrap(e); } });") + `
+let taskTrap = (e) => { throw e; };
+/** pkg/runtime.ts: where an exception escaping an async task (a future polled from the microtask queue) goes. */
+export function __onTaskTrap(handler) { taskTrap = handler; }
+`);
+}
+
 function step(name, fn) {
   const t0 = performance.now();
   fn();
@@ -66,6 +82,7 @@ if (process.argv.includes("--relaxed-simd")) {
     rmSync(path.join(out, "dist", "wasm"), { recursive: true, force: true });
     run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", path.join(out, "dist", "wasm"), "--out-name", "rerankit",
       path.join(relaxedTarget, "wasm32-unknown-unknown", "release", "rerankit_wasm.wasm")]);
+    guardTaskQueue(path.join(out, "dist", "wasm", "rerankit.js"), { required: true });
   });
   const bytes = readFileSync(path.join(out, "dist", "wasm", "rerankit_bg.wasm"));
   console.log(`[build] relaxed-SIMD package in ${path.relative(root, out)}/dist: wasm ${(bytes.length / 1048576).toFixed(2)} MiB raw, ` +
@@ -82,6 +99,7 @@ if (tsOnly) {
   step("wasm-bindgen", () => {
     rmSync(wasmOut, { recursive: true, force: true });
     run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", wasmOut, "--out-name", "rerankit", rawWasm]);
+    guardTaskQueue(path.join(wasmOut, "rerankit.js"), { required: true });
   });
   // The eval module is built for size (Cargo.toml's eval-wasm profile: opt-level "s", one codegen unit, fat LTO).
   step("cargo build (wasm32, eval-wasm profile, +simd128, eval: no cpu/webgpu features)", () =>
@@ -89,6 +107,7 @@ if (tsOnly) {
   step("wasm-bindgen (eval)", () => {
     rmSync(evalWasmOut, { recursive: true, force: true });
     run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", evalWasmOut, "--out-name", "rerankit", rawEvalWasm]);
+    guardTaskQueue(path.join(evalWasmOut, "rerankit.js"), { required: false });
   });
 }
 

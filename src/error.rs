@@ -89,6 +89,11 @@ impl Error {
     pub fn internal(message: impl Into<String>) -> Self {
         Error::new(ErrorCode::Internal, message)
     }
+
+    /// The same error located inside a list: `pairs[3]: …`.
+    pub fn at(self, path: &str) -> Self {
+        Error::new(self.code, format!("{path}: {}", self.message))
+    }
 }
 
 impl fmt::Display for Error {

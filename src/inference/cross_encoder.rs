@@ -184,14 +184,18 @@ impl CrossEncoder {
         self.tokenizer.pair(&q, &d, 0, w.min(d.len()))
     }
 
-    /// Raw logits of each pair, row-major `[pairs.len() × num_labels]`; pairs are truncated only_second.
-    pub fn score(&self, pairs: &[(&str, &str)], batch_size: usize) -> Result<Vec<f32>> {
-        let sequences = pairs
+    /// The model inputs of `pairs` (an error names the pair: `pairs[3]: …`), on either engine.
+    pub fn encode_pairs(&self, pairs: &[(&str, &str)]) -> Result<Vec<Sequence>> {
+        pairs
             .iter()
             .enumerate()
-            .map(|(i, (q, d))| self.encode_pair(q, d).map_err(|e| at(e, &format!("pairs[{i}]"))))
-            .collect::<Result<Vec<_>>>()?;
-        self.logits(&sequences, batch_size)
+            .map(|(i, (q, d))| self.encode_pair(q, d).map_err(|e| e.at(&format!("pairs[{i}]"))))
+            .collect()
+    }
+
+    /// Raw logits of each pair, row-major `[pairs.len() × num_labels]`; pairs are truncated only_second.
+    pub fn score(&self, pairs: &[(&str, &str)], batch_size: usize) -> Result<Vec<f32>> {
+        self.logits(&self.encode_pairs(pairs)?, batch_size)
     }
 
     /// Logits of padded batches of `sequences`, back in input order, row-major `[n × num_labels]`.
@@ -279,7 +283,9 @@ pub(crate) fn group_sequences(
         let q = tokenizer.query(query)?;
         for (d, text) in texts.iter().enumerate() {
             let doc = tokenizer.document(&q, text, options.max_chunks_per_doc, options.chunk_overlap)?;
-            for chunk in tokenizer.chunks(&q, &doc, options.max_chunks_per_doc, options.chunk_overlap)? {
+            let chunks = tokenizer.chunks(&q, &doc, options.max_chunks_per_doc, options.chunk_overlap);
+            let path = if groups.len() == 1 { format!("documents[{d}]") } else { format!("documents[{g}][{d}]") };
+            for chunk in chunks.map_err(|e| e.at(&path))? {
                 sequences.push(chunk);
                 owners.push((g, d));
             }
@@ -358,10 +364,6 @@ pub fn model_text(content: &str, meta: &serde_json::Map<String, Value>, meta_fie
     }
     parts.push(content.to_string());
     parts.join("\n")
-}
-
-fn at(e: Error, path: &str) -> Error {
-    Error::new(e.code, format!("{path}: {}", e.message))
 }
 
 #[cfg(test)]

@@ -116,7 +116,11 @@ impl Embedder {
         if batch_size == 0 {
             return Err(Error::invalid("batchSize", "must be at least 1"));
         }
-        let sequences = texts.iter().map(|t| self.tokenizer.single(t)).collect::<Result<Vec<Sequence>>>()?;
+        let sequences = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| self.tokenizer.single(t).map_err(|e| e.at(&format!("texts[{i}]"))))
+            .collect::<Result<Vec<Sequence>>>()?;
         let h = self.dimension;
         let mut out = vec![Vec::new(); texts.len()];
         for batch in batches(&sequences, batch_size, self.tokenizer.pad_id as i64) {

@@ -14,7 +14,7 @@
 
 use super::batching::Sequence;
 use super::model_info::ModelInfo;
-use crate::{Error, Result};
+use crate::{Error, ErrorCode, Result};
 use tokenizers::{Encoding, PostProcessor, Tokenizer};
 
 /// A tokenizer prepared for one model window.
@@ -143,7 +143,7 @@ impl PairTokenizer {
             .tokenizer
             .post_process(query.clone(), Some(slice(document, start, end)), true)
             .map_err(|e| Error::tokenizer(format!("tokenizer: cannot build a pair ({e})")))?;
-        Ok(self.sequence(&merged))
+        self.sequence(&merged, "the query and document encode")
     }
 
     /// The chunks of `document` that are scored beside `query`.
@@ -186,14 +186,23 @@ impl PairTokenizer {
             .tokenizer
             .post_process(enc, None, true)
             .map_err(|e| Error::tokenizer(format!("tokenizer: cannot add special tokens ({e})")))?;
-        Ok(self.sequence(&merged))
+        self.sequence(&merged, "the text encodes")
     }
 
-    fn sequence(&self, enc: &Encoding) -> Sequence {
-        Sequence {
+    /// The model input of an encoding. An empty one is refused here: a graph fed zero positions fails deep inside
+    /// tract (an out-of-range slice in Gather, a trap in wasm), and it happens only with a tokenizer that adds no
+    /// special tokens (no `post_processor`) and a text it has no token for (`"\u200b"`, an empty vocabulary).
+    fn sequence(&self, enc: &Encoding, what: &str) -> Result<Sequence> {
+        if enc.get_ids().is_empty() {
+            return Err(Error::new(
+                ErrorCode::InvalidArgument,
+                format!("{what} to no tokens (the tokenizer adds no special tokens and has no token for the text), so the model has nothing to read"),
+            ));
+        }
+        Ok(Sequence {
             ids: enc.get_ids().iter().map(|&i| i as i64).collect(),
             type_ids: enc.get_type_ids().iter().map(|&i| i as i64).collect(),
-        }
+        })
     }
 }
 

@@ -217,3 +217,29 @@ fn load_refused(model: &[u8]) -> rerankit::Error {
     let files = rerankit::inference::ModelFiles { model, tokenizer: &tokenizer, ..Default::default() };
     CrossEncoder::load(files, &LoadOptions::default()).err().expect("the edited model is refused")
 }
+
+#[test]
+fn text_that_encodes_to_no_tokens_is_an_error_not_a_trap() {
+    // Without its post-processor the tokenizer adds no [CLS]/[SEP], and "\u{200b}" has no token: a pair of them
+    // used to reach tract as zero positions (an out-of-range slice in Gather, a trap in wasm)
+    let mut tokenizer: Value = serde_json::from_slice(&read("tiny-bert-reranker", "tokenizer.json")).unwrap();
+    tokenizer["post_processor"] = Value::Null;
+    let tokenizer = serde_json::to_vec(&tokenizer).unwrap();
+    let dir = ModelDir::read(repo_dir("tiny-bert-reranker"), "onnx/model.onnx").unwrap();
+    let ce = CrossEncoder::load(rerankit::inference::ModelFiles { tokenizer: &tokenizer, ..dir.files() }, &LoadOptions::default()).unwrap();
+    let err = ce.score(&[("query", "a document"), ("\u{200b}", "\u{200b}")], 2).err().unwrap();
+    assert_eq!(err.code, rerankit::ErrorCode::InvalidArgument, "{err}");
+    assert!(err.message.starts_with("pairs[1]: the query and document encode to no tokens"), "{err}");
+    let err = ce.rerank_texts("\u{200b}", &["a document", "\u{feff}"], &Default::default()).err().unwrap();
+    assert!(err.message.starts_with("documents[1]: "), "{err}");
+    // what has tokens still scores, and the model is unharmed by the refusal
+    assert!(ce.score(&[("query", "a document")], 1).unwrap()[0].is_finite());
+
+    let dir = ModelDir::read(repo_dir("tiny-bert-embedder"), "onnx/model.onnx").unwrap();
+    let mut tokenizer: Value = serde_json::from_slice(&dir.tokenizer).unwrap();
+    tokenizer["post_processor"] = Value::Null;
+    let tokenizer = serde_json::to_vec(&tokenizer).unwrap();
+    let embedder = Embedder::load(rerankit::inference::ModelFiles { tokenizer: &tokenizer, ..dir.files() }, &LoadOptions::default()).unwrap();
+    let err = embedder.embed(&["words", ""], true, 8).err().unwrap();
+    assert!(err.message.starts_with("texts[1]: the text encodes to no tokens"), "{err}");
+}

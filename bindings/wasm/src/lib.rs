@@ -40,3 +40,12 @@ pub fn wasm_memory() -> JsValue {
 pub fn panic_for_test() {
     panic!("deliberate panic (test of the trap guard)");
 }
+
+/// Panics inside an async task, which the executor polls from the microtask queue rather than under the caller's
+/// `await`: tests/node/wasm_trap.test.mjs checks that such a trap still ends as `INTERNAL` (scripts/build.mjs).
+#[doc(hidden)]
+#[cfg(feature = "models")]
+#[wasm_bindgen(js_name = __panicInTaskForTest)]
+pub fn panic_in_task_for_test() -> js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(async { panic!("deliberate panic in an async task (test of the trap guard)") })
+}

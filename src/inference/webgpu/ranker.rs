@@ -248,7 +248,7 @@ impl GpuCrossEncoder {
     /// `batch_size`, padded as `score` pads them) on the GPU; `None` on the CPU. Benchmarks only: see [`GpuBert::profile`].
     #[doc(hidden)]
     pub async fn profile_gpu(&mut self, pairs: &[(&str, &str)], batch_size: usize, reps: usize) -> Result<Option<Vec<(&'static str, f64)>>> {
-        let seqs = pairs.iter().map(|(q, d)| self.cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
+        let seqs = self.cpu.encode_pairs(pairs)?;
         let pad = self.cpu.tokenizer().pad_id as i64;
         let all = batches(&seqs, batch_size, pad);
         let Some(batch) = all.get(all.len() / 2) else { return Ok(None) };
@@ -270,7 +270,7 @@ impl GpuCrossEncoder {
 
     /// Raw logits of (query, document) pairs, truncated only_second (as [`CrossEncoder::score`]).
     pub async fn score(&mut self, pairs: &[(&str, &str)], batch_size: usize) -> Result<Vec<f32>> {
-        let seqs = pairs.iter().map(|(q, d)| self.cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
+        let seqs = self.cpu.encode_pairs(pairs)?;
         self.logits(&seqs, batch_size).await
     }
 
@@ -340,7 +340,11 @@ impl GpuEmbedder {
     /// One mean-pooled (optionally unit-length) vector per text, in input order.
     pub async fn embed(&mut self, texts: &[&str], normalize: bool, batch_size: usize) -> Result<Vec<Vec<f32>>> {
         let cpu = &self.cpu;
-        let seqs = texts.iter().map(|t| cpu.tokenizer().single(t)).collect::<Result<Vec<_>>>()?;
+        let seqs = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| cpu.tokenizer().single(t).map_err(|e| e.at(&format!("texts[{i}]"))))
+            .collect::<Result<Vec<_>>>()?;
         let h = cpu.dimension();
         let pad = cpu.tokenizer().pad_id as i64;
         let probe_texts: Vec<&str> = PROBE_PAIRS.iter().map(|(_, d)| *d).collect();
