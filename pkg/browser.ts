@@ -1,7 +1,17 @@
 // Browsers and bundlers: the wasm is fetched by URL and compiled with instantiateStreaming.
 import init from "./wasm/rerankit.js";
 import { finishInit } from "./runtime.js";
+import { setThreadSupport, webPort } from "./pool.js";
 
 finishInit(await init({ module_or_path: new URL("./wasm/rerankit_bg.wasm", import.meta.url) }));
+
+// model pools (pkg/pool.ts) run in module Web Workers (a bundler sees this `new Worker(new URL(…))` and ships
+// the worker script); a worker can start workers of its own where the browser allows it
+if (typeof Worker === "function") {
+  setThreadSupport({
+    spawn: () => webPort(new Worker(new URL("./pool_worker_web.js", import.meta.url), { type: "module" })),
+    cores: () => navigator.hardwareConcurrency || 1,
+  });
+}
 
 export * from "./index.js";

@@ -7,6 +7,7 @@ import { HubRepo, poolingOf, resolveGraph, type Dtype, type HubOptions } from ".
 import { freeQuietly, guarded, wasmRestarts } from "./runtime.js";
 import type { Document } from "./document.js";
 import { CrossEncoderEngine, EmbedderEngine, placeDevice, runtimeHasWebGpu, type WebGpuInfo } from "./engine.js";
+import { CallControl, workerCount, type ProgressHandler, type WorkersOption } from "./pool.js";
 
 /** Where a model runs: `"webgpu"` (our WGSL kernels, parity-checked) or `"cpu"` (tract in wasm). */
 export type Device = "cpu" | "webgpu";
@@ -31,6 +32,14 @@ export interface ModelLoadOptions {
   device?: Device | "auto";
   /** Hears every fall back from WebGPU to the CPU (no adapter, unsupported graph, failed parity probe). */
   onWarning?: (message: string) => void;
+  /**
+   * Run the model in this many workers (Web Workers, `worker_threads`, Deno Workers), each with its own copy,
+   * and spread each call's batches across them: the caller's thread stays free and every core works. `"auto"`
+   * is one per hardware thread (at most 16). Default 0: the model runs on the caller's thread, one batch per
+   * event-loop turn. Results are identical either way. CPU only; a runtime without threads (Cloudflare
+   * Workers) runs inline. See pkg/pool.ts.
+   */
+  workers?: WorkersOption;
   /** Window in tokens (special tokens included); default the model's position limit (512 for BERT). */
   maxLength?: number;
   /** Cap on query tokens (default maxLength / 2). */
@@ -61,6 +70,10 @@ export interface RerankOptions {
   embedMetaFields?: string[];
   /** Include the input document in each result. Default false. */
   returnDocuments?: boolean;
+  /** Stops the call between batches: it rejects with a RerankitError `ABORTED`. */
+  signal?: AbortSignal;
+  /** `{done, total}` after each batch, counted in model inputs (a long document's chunks count one each). */
+  onProgress?: ProgressHandler;
 }
 
 export type RerankDocument = string | Document | { content: string; meta?: Record<string, unknown> };
@@ -133,7 +146,7 @@ async function externalFiles(model: ModelSource, bytes: Uint8Array, given: Model
 async function loadFiles(options: ModelLoadOptions) {
   if (options === null || typeof options !== "object") invalidArgument("options", "expected {model, tokenizer, …}");
   // the keys this wrapper consumes (files, I/O, device); the rest are the model's options, read by Rust
-  const { model: _m, tokenizer: _t, config: _c, externalData: _e, device: _d, onWarning: _w, onProgress: _p, signal: _s, cache: _k, ...limits } = options;
+  const { model: _m, tokenizer: _t, config: _c, externalData: _e, device: _d, workers: _n, onWarning: _w, onProgress: _p, signal: _s, cache: _k, ...limits } = options;
   if (options.model === undefined) invalidArgument("model", "required (URL, bytes or file path)");
   if (options.tokenizer === undefined) invalidArgument("tokenizer", "required (URL, bytes or file path)");
   const io = { onProgress: options.onProgress, signal: options.signal, cache: options.cache };
@@ -167,6 +180,18 @@ async function pretrainedFiles(modelId: string, options: PretrainedOptions): Pro
   return { repo, load: { ...rest, model: graph.bytes, tokenizer, config, externalData } };
 }
 
+/**
+ * A call's options split in two: what Rust reads (the rest) and what this wrapper consumes — `signal` and
+ * `onProgress` (a {@link CallControl}) and `consumed` keys. Anything but a plain object goes to Rust untouched,
+ * which refuses it (spreading a long string would build an object per character).
+ */
+function callOptions(what: string, options: unknown, consumed: string[]): [unknown, CallControl] {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) return [options, new CallControl(what, undefined, undefined)];
+  const { signal, onProgress, ...rest } = options as { signal?: unknown; onProgress?: unknown };
+  for (const key of consumed) delete (rest as Record<string, unknown>)[key];
+  return [rest, new CallControl(what, signal, onProgress)];
+}
+
 /** A cross-encoder reranker: load once, rerank many times. */
 export class CrossEncoder {
   #core: CrossEncoderEngine;
@@ -180,8 +205,9 @@ export class CrossEncoder {
   /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */
   static async load(options: ModelLoadOptions): Promise<CrossEncoder> {
     const placement = guarded("device", () => placeDevice(options?.device, options?.onWarning));
+    const workers = workerCount(options.workers, options.onWarning);
     const { model, tokenizer, config, external, limits } = await loadFiles(options);
-    return new CrossEncoder(await guarded("model", () => CrossEncoderEngine.load({ model, tokenizer, config, external }, limits, placement, options.onWarning)));
+    return new CrossEncoder(await guarded("model", () => CrossEncoderEngine.load({ model, tokenizer, config, external }, limits, placement, options.onWarning, workers)));
   }
 
   /**
@@ -236,7 +262,8 @@ export class CrossEncoder {
 
   /** Raw logits of each `[query, document]` pair (only_second truncation): `pairs.length × numLabels` values. */
   async score(pairs: readonly (readonly [string, string])[], options: ScoreOptions = {}): Promise<Float32Array> {
-    return guarded("score", () => this.#core.score(pairs, options));
+    const [wasmOptions, control] = callOptions("score", options, []);
+    return guarded("score", () => this.#core.score(pairs, wasmOptions, control));
   }
 
   /**
@@ -260,9 +287,8 @@ export class CrossEncoder {
   async #rank(queries: unknown, lists: readonly unknown[], nested: boolean, options: RerankOptions): Promise<{ index: number; score: number }[][]> {
     // returnDocuments is the wrapper's: it attaches the caller's own objects to the results. Anything but a plain
     // object goes to Rust untouched, which refuses it (spreading a long string would build an object per character).
-    const plain = options !== null && typeof options === "object" && !Array.isArray(options);
-    const wasmOptions = plain ? (({ returnDocuments: _attached, ...rest }) => rest)(options) : options;
-    return guarded("rerank", () => this.#core.rerank(queries, lists, nested, wasmOptions));
+    const [wasmOptions, control] = callOptions("rerank", options, ["returnDocuments"]);
+    return guarded("rerank", () => this.#core.rerank(queries, lists, nested, wasmOptions, control));
   }
 
   #attach<D>(ranked: { index: number; score: number }[], documents: readonly D[], options: RerankOptions): RerankResult<D>[] {
@@ -274,12 +300,20 @@ export class CrossEncoder {
 export interface ScoreOptions {
   /** Pairs per model call. Default 16. */
   batchSize?: number;
+  /** Stops the call between batches: it rejects with a RerankitError `ABORTED`. */
+  signal?: AbortSignal;
+  /** `{done, total}` pairs after each batch. */
+  onProgress?: ProgressHandler;
 }
 
 export interface EmbedOptions {
   /** L2-normalise each vector (cosine similarity = dot product). Default: the model's (`normalize` at load), else false. */
   normalize?: boolean;
   batchSize?: number;
+  /** Stops the call between batches: it rejects with a RerankitError `ABORTED`. */
+  signal?: AbortSignal;
+  /** `{done, total}` texts after each batch. */
+  onProgress?: ProgressHandler;
 }
 
 /** A bi-encoder: pooled sentence embeddings. */
@@ -301,7 +335,8 @@ export class Embedder {
     if (options.normalize !== undefined && typeof options.normalize !== "boolean") invalidArgument("normalize", "expected a boolean");
     const placement = guarded("device", () => placeDevice(options.device, options.onWarning, pooling));
     const { model, tokenizer, config, external, limits } = await loadFiles(modelOptions);
-    const core = await guarded("model", () => EmbedderEngine.load({ model, tokenizer, config, external }, limits, placement, pooling, options.onWarning));
+    const workers = workerCount(options.workers, options.onWarning);
+    const core = await guarded("model", () => EmbedderEngine.load({ model, tokenizer, config, external }, limits, placement, pooling, options.onWarning, workers));
     return new Embedder(core, options.normalize ?? false);
   }
 
@@ -341,7 +376,8 @@ export class Embedder {
 
   /** One vector per text (mean pooling over the attention mask, optionally L2-normalised). */
   async embed(texts: readonly string[], options: EmbedOptions = {}): Promise<Float32Array[]> {
-    const flat = await guarded("embed", () => this.#core.embed(texts, options, this.#normalize));
+    const [wasmOptions, control] = callOptions("embed", options, []);
+    const flat = await guarded("embed", () => this.#core.embed(texts, wasmOptions, this.#normalize, control));
     const h = this.dimension;
     return texts.map((_, i) => flat.slice(i * h, (i + 1) * h));
   }

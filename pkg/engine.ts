@@ -7,6 +7,7 @@
 // adapter, unsupported graph such as int8, failed probe, GPU error) calls `onWarning` and `device` becomes "cpu";
 // a model never returns an answer the CPU path would not.
 import * as wasm from "./wasm/rerankit.js";
+import { CallControl, WorkerPool, runInline, type ModelWork, type WorkBatch, type WorkerModel } from "./pool.js";
 import { invalidArgument } from "./errors.js";
 
 /** Where a model may run (`ModelLoadOptions.device`). */
@@ -103,8 +104,11 @@ class Engine<C extends WasmModelCore> {
   #adapterLabel: string | undefined;
   #triedGpu: boolean;
 
-  protected constructor(core: C, placement: Placement, adapterLabel: string | undefined) {
+  protected readonly pool: WorkerPool | undefined;
+
+  protected constructor(core: C, placement: Placement, adapterLabel: string | undefined, pool: WorkerPool | undefined) {
     this.core = core;
+    this.pool = pool;
     this.#triedGpu = placement.tryGpu;
     this.#adapterLabel = adapterLabel;
   }
@@ -133,7 +137,39 @@ class Engine<C extends WasmModelCore> {
   }
 
   free(): void {
+    this.pool?.terminate();
     this.core.free();
+  }
+
+  /**
+   * `work`'s batches on the CPU: in the pool's workers when the model has one, else inline (one batch per
+   * event-loop turn); then its answer. The work object is freed on every path.
+   */
+  protected async runWork<T>(work: ModelWork, control: CallControl): Promise<T> {
+    try {
+      const outputs = this.pool ? await this.pool.run(work, control) : await runInline(work, (b) => (this.core as unknown as BatchRunner).runBatch(b), control);
+      return work.finish(outputs) as T;
+    } finally {
+      work.free();
+    }
+  }
+
+  /** A call on the WebGPU engine: it runs whole, so `signal` is checked before and `onProgress` told after. */
+  protected async whole<T>(control: CallControl, total: number, call: () => Promise<T>): Promise<T> {
+    control.check();
+    const out = await control.race(call());
+    control.done(total, total);
+    return out;
+  }
+
+  /** Starts the pool when the model runs on the CPU and workers were asked for. */
+  protected static async pool(core: WasmModelCore, model: WorkerModel, workers: number, onWarning: ((message: string) => void) | undefined): Promise<WorkerPool | undefined> {
+    if (workers === 0) return undefined;
+    if (core.device !== "cpu") {
+      onWarning?.("workers: the model runs on WebGPU, where workers do not help; it runs without them");
+      return undefined;
+    }
+    return WorkerPool.start(workers, model);
   }
 
   /** Runs `call` after every earlier call on this model has settled. */
@@ -146,10 +182,16 @@ class Engine<C extends WasmModelCore> {
 
 /** A cross-encoder's engine. */
 export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
-  static async load(files: ModelBytes, limits: object, placement: Placement, onWarning: ((message: string) => void) | undefined): Promise<CrossEncoderEngine> {
+  static async load(files: ModelBytes, limits: object, placement: Placement, onWarning: ((message: string) => void) | undefined, workers = 0): Promise<CrossEncoderEngine> {
     const device = placement.tryGpu ? placement.device : "cpu";
     const core = await wasm.CrossEncoderCore.load(files, limits, device, Engine.warn(onWarning));
-    return new CrossEncoderEngine(core, placement, await Engine.label(core));
+    try {
+      const pool = await Engine.pool(core, { kind: "crossEncoder", files, limits }, workers, onWarning);
+      return new CrossEncoderEngine(core, placement, await Engine.label(core), pool);
+    } catch (e) {
+      core.free();
+      throw e;
+    }
   }
 
   get numLabels(): number {
@@ -160,12 +202,20 @@ export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
     return this.core.maxLength;
   }
 
-  score(pairs: unknown, options: unknown): Promise<Float32Array> {
-    return this.serial(() => this.core.score(pairs, options));
+  score(pairs: unknown, options: unknown, control: CallControl): Promise<Float32Array> {
+    return this.serial(async () => {
+      control.check();
+      if (this.core.device !== "cpu") return this.whole(control, lengthOf(pairs), () => this.core.score(pairs, options));
+      return this.runWork<Float32Array>(this.core.scoreWork(pairs, options) as ModelWork, control);
+    });
   }
 
-  rerank(queries: unknown, lists: readonly unknown[], nested: boolean, options: object): Promise<Ranked[][]> {
-    return this.serial(() => this.core.rerank(queries, lists, nested, options));
+  rerank(queries: unknown, lists: readonly unknown[], nested: boolean, options: unknown, control: CallControl): Promise<Ranked[][]> {
+    return this.serial(async () => {
+      control.check();
+      if (this.core.device !== "cpu") return this.whole(control, lists.reduce((n: number, l) => n + lengthOf(l), 0), () => this.core.rerank(queries, lists, nested, options));
+      return this.runWork<Ranked[][]>(this.core.rerankWork(queries, lists, nested, options) as ModelWork, control);
+    });
   }
 
   sasScores(pairs: unknown, batchSize: unknown): Promise<Float64Array> {
@@ -179,10 +229,16 @@ export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
 
 /** A bi-encoder's engine. */
 export class EmbedderEngine extends Engine<wasm.EmbedderCore> {
-  static async load(files: ModelBytes, limits: object, placement: Placement, pooling: unknown, onWarning: ((message: string) => void) | undefined): Promise<EmbedderEngine> {
+  static async load(files: ModelBytes, limits: object, placement: Placement, pooling: unknown, onWarning: ((message: string) => void) | undefined, workers = 0): Promise<EmbedderEngine> {
     const device = placement.tryGpu ? placement.device : "cpu";
     const core = await wasm.EmbedderCore.load(files, limits, device, pooling, Engine.warn(onWarning));
-    return new EmbedderEngine(core, placement, await Engine.label(core));
+    try {
+      const pool = await Engine.pool(core, { kind: "embedder", files, limits, pooling }, workers, onWarning);
+      return new EmbedderEngine(core, placement, await Engine.label(core), pool);
+    } catch (e) {
+      core.free();
+      throw e;
+    }
   }
 
   get dimension(): number {
@@ -193,7 +249,19 @@ export class EmbedderEngine extends Engine<wasm.EmbedderCore> {
     return this.serial(async () => this.core.sasScores(pairs, batchSize));
   }
 
-  embed(texts: unknown, options: unknown, defaultNormalize: boolean): Promise<Float32Array> {
-    return this.serial(() => this.core.embed(texts, options, defaultNormalize) as Promise<Float32Array>);
+  embed(texts: unknown, options: unknown, defaultNormalize: boolean, control: CallControl): Promise<Float32Array> {
+    return this.serial(async () => {
+      control.check();
+      if (this.core.device !== "cpu") return this.whole(control, lengthOf(texts), () => this.core.embed(texts, options, defaultNormalize) as Promise<Float32Array>);
+      return this.runWork<Float32Array>(this.core.embedWork(texts, options, defaultNormalize) as ModelWork, control);
+    });
   }
+}
+
+/** The length of what should be a list (progress totals are counted before Rust has checked the arguments). */
+const lengthOf = (list: unknown): number => (Array.isArray(list) ? list.length : 0);
+
+/** What both cores' `runBatch` is (bindings/wasm/src/model_work.rs). */
+interface BatchRunner {
+  runBatch(batch: WorkBatch): Float32Array;
 }

@@ -2,7 +2,25 @@
 import { readFileSync } from "node:fs";
 import { initSync } from "./wasm/rerankit.js";
 import { finishInit } from "./runtime.js";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { setThreadSupport } from "./pool.js";
 
 finishInit(initSync({ module: readFileSync(new URL("./wasm/rerankit_bg.wasm", import.meta.url)) }));
+
+// model pools (pkg/pool.ts) run in worker_threads
+setThreadSupport({
+  spawn() {
+    const worker = new Worker(new URL("./pool_worker_node.js", import.meta.url));
+    return {
+      post: (m, transfer) => worker.postMessage(m, transfer as any),
+      onMessage: (h) => worker.on("message", h),
+      onError: (h) => worker.on("error", h),
+      hold: (busy) => (busy ? worker.ref() : worker.unref()),
+      terminate: () => void worker.terminate(),
+    };
+  },
+  cores: () => availableParallelism(),
+});
 
 export * from "./index.js";

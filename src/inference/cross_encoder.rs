@@ -13,7 +13,8 @@
 //! stably, so equal scores keep input order like Python's `sorted(..., reverse=True)`; then cut to `top_k`
 //! (default 10, `None` = all).
 
-use super::batching::{batches, Sequence};
+use super::batch_work::{BatchWork, RerankWork};
+use super::batching::{Batch, Sequence};
 use super::cpu::CpuPlan;
 use super::onnx_import::prepare;
 use super::model_info::{parse_config, ModelInfo};
@@ -200,21 +201,35 @@ impl CrossEncoder {
 
     /// Logits of padded batches of `sequences`, back in input order, row-major `[n × num_labels]`.
     pub fn logits(&self, sequences: &[Sequence], batch_size: usize) -> Result<Vec<f32>> {
-        if batch_size == 0 {
-            return Err(Error::invalid("batchSize", "must be at least 1"));
-        }
+        let work = BatchWork::new(sequences, batch_size, self.tokenizer.pad_id as i64, self.num_labels)?;
+        let outputs = work.batches.iter().map(|b| self.run_batch(b)).collect::<Result<Vec<_>>>()?;
+        work.assemble(&outputs)
+    }
+
+    /// The logits of one padded batch, `[rows × num_labels]` in the batch's row order.
+    pub fn run_batch(&self, batch: &Batch) -> Result<Vec<f32>> {
         let l = self.num_labels;
-        let mut out = vec![0f32; sequences.len() * l];
-        for batch in batches(sequences, batch_size, self.tokenizer.pad_id as i64) {
-            let (shape, values) = self.plan.run(&batch)?;
-            if shape != [batch.rows.len(), l] {
-                return Err(Error::internal(format!("logits came back as {shape:?}, expected [{}, {l}]", batch.rows.len())));
-            }
-            for (r, &i) in batch.rows.iter().enumerate() {
-                out[i * l..(i + 1) * l].copy_from_slice(&values[r * l..(r + 1) * l]);
-            }
+        let (shape, values) = self.plan.run(batch)?;
+        if shape != [batch.rows.len(), l] {
+            return Err(Error::internal(format!("logits came back as {shape:?}, expected [{}, {l}]", batch.rows.len())));
         }
-        Ok(out)
+        Ok(values)
+    }
+
+    /// `score` as batches to run anywhere ([`BatchWork`]).
+    pub fn score_work(&self, pairs: &[(&str, &str)], batch_size: usize) -> Result<BatchWork> {
+        BatchWork::new(&self.encode_pairs(pairs)?, batch_size, self.tokenizer.pad_id as i64, self.num_labels)
+    }
+
+    /// `rerank_groups` as batches to run anywhere ([`RerankWork`]).
+    pub fn rerank_work(&self, groups: &[(&str, Vec<String>)], options: &RerankOptions) -> Result<RerankWork> {
+        let (sequences, owners) = group_sequences(&self.tokenizer, groups, options)?;
+        Ok(RerankWork {
+            work: BatchWork::new(&sequences, options.batch_size, self.tokenizer.pad_id as i64, self.num_labels)?,
+            group_sizes: groups.iter().map(|(_, texts)| texts.len()).collect(),
+            owners,
+            options: options.clone(),
+        })
     }
 
     /// Reranks `documents` for `query` (text documents; see [`RerankOptions`]).
@@ -263,9 +278,9 @@ impl CrossEncoder {
     /// Scores every (query, texts) group in shared batches (all chunks of all groups are length-sorted together),
     /// then ranks each group on its own.
     pub fn rerank_groups(&self, groups: &[(&str, Vec<String>)], options: &RerankOptions) -> Result<Vec<Vec<Ranked>>> {
-        let (sequences, owners) = group_sequences(&self.tokenizer, groups, options)?;
-        let logits = self.logits(&sequences, options.batch_size)?;
-        rank_groups(groups, &owners, &logits, self.num_labels, options)
+        let work = self.rerank_work(groups, options)?;
+        let outputs = work.work.batches.iter().map(|b| self.run_batch(b)).collect::<Result<Vec<_>>>()?;
+        work.rank(&outputs)
     }
 }
 
@@ -296,20 +311,20 @@ pub(crate) fn group_sequences(
 
 /// Each group ranked from its chunks' logits: a document's key is its best chunk's.
 pub(crate) fn rank_groups(
-    groups: &[(&str, Vec<String>)],
+    group_sizes: &[usize],
     owners: &[(usize, usize)],
     logits: &[f32],
     num_labels: usize,
     options: &RerankOptions,
 ) -> Result<Vec<Vec<Ranked>>> {
     let l = num_labels;
-    let mut keys: Vec<Vec<f32>> = groups.iter().map(|(_, t)| vec![f32::NEG_INFINITY; t.len()]).collect();
+    let mut keys: Vec<Vec<f32>> = group_sizes.iter().map(|&n| vec![f32::NEG_INFINITY; n]).collect();
     for (i, &(g, d)) in owners.iter().enumerate() {
         let k = logits[i * l + l - 1]; // z₀ for one logit, the last logit otherwise
         // A NaN cannot be ranked (it compares with nothing); it comes from the model's weights or graph, so it
         // is reported like the model's other run-time failures (MODEL_LOAD), naming the document.
         if k.is_nan() {
-            let at = if groups.len() == 1 { format!("documents[{d}]") } else { format!("documents[{g}][{d}]") };
+            let at = if group_sizes.len() == 1 { format!("documents[{d}]") } else { format!("documents[{g}][{d}]") };
             return Err(Error::model_load(format!("model: produced NaN logits for {at}")));
         }
         keys[g][d] = keys[g][d].max(k);

@@ -7,7 +7,8 @@
 //! then optionally L2 normalisation `e / max(‖e‖₂, 1e−12)` (torch's `F.normalize`, the `Normalize` module).
 //! Texts are truncated to the window (`max_length`, special tokens included).
 
-use super::batching::{batches, Sequence};
+use super::batch_work::BatchWork;
+use super::batching::{Batch, Sequence};
 use super::cpu::CpuPlan;
 use super::onnx_import::prepare;
 use super::model_info::{parse_config, ModelInfo};
@@ -113,26 +114,35 @@ impl Embedder {
 
     /// One pooled (and, with `normalize`, unit-length) vector per text, in input order.
     pub fn embed(&self, texts: &[&str], normalize: bool, batch_size: usize) -> Result<Vec<Vec<f32>>> {
-        if batch_size == 0 {
-            return Err(Error::invalid("batchSize", "must be at least 1"));
-        }
+        let work = self.embed_work(texts, batch_size)?;
+        let outputs = work.batches.iter().map(|b| self.run_batch(b, normalize)).collect::<Result<Vec<_>>>()?;
+        let h = self.dimension;
+        Ok(work.assemble(&outputs)?.chunks(h.max(1)).map(<[f32]>::to_vec).take(texts.len()).collect())
+    }
+
+    /// `embed` as batches to run anywhere ([`BatchWork`]).
+    pub fn embed_work(&self, texts: &[&str], batch_size: usize) -> Result<BatchWork> {
         let sequences = texts
             .iter()
             .enumerate()
             .map(|(i, t)| self.tokenizer.single(t).map_err(|e| e.at(&format!("texts[{i}]"))))
             .collect::<Result<Vec<Sequence>>>()?;
+        BatchWork::new(&sequences, batch_size, self.tokenizer.pad_id as i64, self.dimension)
+    }
+
+    /// The pooled (and, with `normalize`, unit-length) vectors of one padded batch, `[rows × dimension]` in the
+    /// batch's row order.
+    pub fn run_batch(&self, batch: &Batch, normalize: bool) -> Result<Vec<f32>> {
         let h = self.dimension;
-        let mut out = vec![Vec::new(); texts.len()];
-        for batch in batches(&sequences, batch_size, self.tokenizer.pad_id as i64) {
-            let (shape, states) = self.plan.run(&batch)?;
-            if shape != [batch.rows.len(), batch.len, h] {
-                return Err(Error::internal(format!("states came back as {shape:?}")));
-            }
-            for (r, &i) in batch.rows.iter().enumerate() {
-                let mask = &batch.attention_mask[r * batch.len..(r + 1) * batch.len];
-                let rows = &states[r * batch.len * h..(r + 1) * batch.len * h];
-                out[i] = pool(self.pooling, rows, mask, h, normalize);
-            }
+        let (shape, states) = self.plan.run(batch)?;
+        if shape != [batch.rows.len(), batch.len, h] {
+            return Err(Error::internal(format!("states came back as {shape:?}")));
+        }
+        let mut out = Vec::with_capacity(batch.rows.len() * h);
+        for r in 0..batch.rows.len() {
+            let mask = &batch.attention_mask[r * batch.len..(r + 1) * batch.len];
+            let rows = &states[r * batch.len * h..(r + 1) * batch.len * h];
+            out.extend(pool(self.pooling, rows, mask, h, normalize));
         }
         Ok(out)
     }

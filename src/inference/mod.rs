@@ -5,6 +5,7 @@
 //! - [`model_info`]: what the ONNX graph takes and gives (inputs, `logits`, embedding table sizes, window).
 //! - [`tokenization`]: pair encoding with only_second truncation, a query cap, and chunking of long documents.
 //! - [`batching`]: length-sorted batches, dynamic padding, attention masks, input order restored.
+//! - [`batch_work`]: a call's batches to run anywhere (inline or in pool workers), with identical results.
 //! - [`cpu`]: the tract plan with symbolic `batch × sequence` inputs.
 //! - [`cross_encoder`]: scores, sorting and `top_k` per docs/parity.md §2, `predict_batch`'s three shapes.
 //! - [`embedder`]: mean pooling and L2 normalisation.
@@ -13,6 +14,7 @@
 //! beside the query is cut into window-filling chunks, each is scored and the best chunk's score is kept
 //! (Cohere's rerank behaviour). `max_chunks_per_doc = 1` gives Haystack's plain truncation.
 
+pub mod batch_work;
 pub mod batching;
 pub mod cpu;
 pub mod cross_encoder;
@@ -24,6 +26,7 @@ pub mod tokenization;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] mod wasm_gemm;
 #[cfg(feature = "webgpu")] pub mod webgpu;
 
+pub use batch_work::{BatchWork, RerankWork};
 pub use cross_encoder::{BatchDocuments, BatchRanking, CrossEncoder, Ranked, RerankOptions, ScoreOptions};
 pub use device::{place, Device, Placement};
 pub use embedder::{EmbedOptions, Embedder, Pooling};

@@ -298,3 +298,36 @@ fn load_time() {
         eprintln!("ce-probe fp32 load + optimise: {:.2?}", t.elapsed());
     }
 }
+
+#[test]
+fn batch_work_run_in_any_order_gives_the_one_thread_answer() {
+    // pkg/pool.ts runs a call's batches in workers, in whatever order they finish: the answer must be the one
+    // thread's, bit for bit (the batches are the same, and a batch's outputs depend only on the batch)
+    let ce = cross_encoder("small-ce-1", "model.onnx");
+    let texts: Vec<String> = (0..23).map(|i| "passage about ranking ".repeat(1 + i % 7) + &i.to_string()).collect();
+    let groups = vec![("a query", texts[..15].to_vec()), ("another query", texts[15..].to_vec())];
+    let options = RerankOptions { batch_size: 4, top_k: None, ..Default::default() };
+    let work = ce.rerank_work(&groups, &options).unwrap();
+    assert_eq!(work.work.batches.len(), 6);
+    let mut outputs = vec![Vec::new(); work.work.batches.len()];
+    for i in (0..outputs.len()).rev() {
+        outputs[i] = ce.run_batch(&work.work.batches[i]).unwrap();
+    }
+    assert_eq!(work.rank(&outputs).unwrap(), ce.rerank_groups(&groups, &options).unwrap());
+
+    let pairs: Vec<(&str, &str)> = texts.iter().map(|t| ("q", t.as_str())).collect();
+    let work = ce.score_work(&pairs, 5).unwrap();
+    let outputs: Vec<Vec<f32>> = work.batches.iter().map(|b| ce.run_batch(b).unwrap()).collect();
+    assert_eq!(work.assemble(&outputs).unwrap(), ce.score(&pairs, 5).unwrap());
+    // outputs that do not fit the work are refused, not misplaced
+    assert_eq!(work.assemble(&outputs[1..]).unwrap_err().code, ErrorCode::InvalidArgument);
+    let mut short = outputs.clone();
+    short[2].pop();
+    assert!(work.assemble(&short).unwrap_err().message.starts_with("outputs[2]"));
+
+    let e = embedder("small-embedder", "model.onnx", 128);
+    let refs: Vec<&str> = texts.iter().map(String::as_str).collect();
+    let work = e.embed_work(&refs, 6).unwrap();
+    let outputs: Vec<Vec<f32>> = work.batches.iter().map(|b| e.run_batch(b, true).unwrap()).collect();
+    assert_eq!(work.assemble(&outputs).unwrap(), e.embed(&refs, true, 6).unwrap().concat());
+}

@@ -14,10 +14,10 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../p
 
 // [declaration file, TypeScript interface, Rust struct, keys the wrapper consumes, Rust fields the type leaves out]
 const PAIRS = [
-  ["cross_encoder.d.ts", "RerankOptions", "RerankOptions", ["returnDocuments"], []],
-  ["cross_encoder.d.ts", "ModelLoadOptions", "LoadOptions", ["model", "tokenizer", "config", "externalData", "device", "onWarning", "onProgress", "signal", "cache"], []],
-  ["cross_encoder.d.ts", "ScoreOptions", "ScoreOptions", [], []],
-  ["cross_encoder.d.ts", "EmbedOptions", "EmbedOptions", [], []],
+  ["cross_encoder.d.ts", "RerankOptions", "RerankOptions", ["returnDocuments", "signal", "onProgress"], []],
+  ["cross_encoder.d.ts", "ModelLoadOptions", "LoadOptions", ["model", "tokenizer", "config", "externalData", "device", "workers", "onWarning", "onProgress", "signal", "cache"], []],
+  ["cross_encoder.d.ts", "ScoreOptions", "ScoreOptions", ["signal", "onProgress"], []],
+  ["cross_encoder.d.ts", "EmbedOptions", "EmbedOptions", ["signal", "onProgress"], []],
   ["rankers.d.ts", "RecentnessRankerOptions", "RecentnessOptions", ["onWarning"], []],
   ["rankers.d.ts", "LostInTheMiddleRankerOptions", "LostInTheMiddleOptions", [], []],
   ["rankers.d.ts", "DiversityRankerOptions", "DiversityOptions", ["embedder"], []],

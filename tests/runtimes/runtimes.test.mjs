@@ -63,6 +63,8 @@ function compare(actual, runtime) {
   assert.deepEqual(actual.rerank.map((r) => r.index), expected.rerank.map((r) => r.index), `${runtime}: rerank order`);
   actual.rerank.forEach((r, i) => assert.ok(Math.abs(r.score - expected.rerank[i].score) < 1e-5, `${runtime}: score ${i}`));
   assert.equal(actual.errorCode, "INVALID_ARGUMENT", `${runtime}: bad input gives RerankitError INVALID_ARGUMENT`);
+  // (workerd runs examples/worker, not the scenario: there `workers: "auto"` must simply run inline)
+  if (runtime !== "workerd") assert.equal(actual.poolSame, true, `${runtime}: workers: 2 ranks as the caller's thread does`);
 }
 
 function run(cmd, args, opts = {}) {

@@ -35,12 +35,19 @@ export async function scenario(rr, model) {
   } catch (e) {
     errorCode = e instanceof rr.RerankitError ? e.code : `not a RerankitError: ${e}`;
   }
+  // the worker pool (pkg/pool.ts): two workers rank as the caller's thread does, bit for bit (batches of 2: three
+  // batches, both workers busy)
+  const pooled = await rr.CrossEncoder.load({ ...model, workers: 2 });
+  const small = { topK: null, batchSize: 2 };
+  const poolSame = JSON.stringify(await pooled.rerank(QUERY, DOCUMENTS, small)) === JSON.stringify(await ranker.rerank(QUERY, DOCUMENTS, small));
+  pooled.free();
   return {
     ids,
     aggregate: evaluation.aggregate,
     rerank: reranked.map((r) => ({ index: r.index, score: r.score })),
     errorCode,
     loadMs,
+    poolSame,
   };
 }
 

@@ -12,6 +12,7 @@ mod rankers;
 mod agent_eval;
 mod haystack_eval;
 #[cfg(feature = "models")] mod inference;
+#[cfg(feature = "models")] mod model_work;
 #[cfg(feature = "models")] mod models;
 
 use wasm_bindgen::prelude::*;

@@ -27,7 +27,7 @@ use wasm_bindgen::prelude::*;
 /// A loaded cross-encoder; its engine is the CPU or WebGPU (with the CPU as fallback).
 #[wasm_bindgen(js_name = CrossEncoderCore)]
 pub struct CrossEncoderCore {
-    inner: Rc<RefCell<GpuCrossEncoder>>,
+    pub(super) inner: Rc<RefCell<GpuCrossEncoder>>,
     num_labels: usize,
     max_length: usize,
 }
@@ -86,7 +86,7 @@ fn bytes(name: &str, value: &JsValue) -> Result<Vec<u8>> {
         .ok_or_else(|| Error::invalid(name, "expected the file's bytes as a Uint8Array"))
 }
 
-fn busy() -> Error {
+pub(super) fn busy() -> Error {
     Error::invalid("model", "another call on this WebGPU model is still running (await it first)")
 }
 
@@ -223,7 +223,7 @@ impl CrossEncoderCore {
 /// ```
 #[wasm_bindgen(js_name = EmbedderCore)]
 pub struct EmbedderCore {
-    inner: Rc<RefCell<GpuEmbedder>>,
+    pub(super) inner: Rc<RefCell<GpuEmbedder>>,
     dimension: usize,
 }
 

@@ -14,7 +14,8 @@ let rankerPromise = null;
 function ranker(env) {
   const loading = env.MODEL_ID
     ? CrossEncoder.fromPretrained(env.MODEL_ID, { remoteHost: env.HF_HOST || undefined, dtype: env.DTYPE || undefined, revision: env.REVISION || undefined })
-    : CrossEncoder.load({ model: env.MODEL_URL, tokenizer: env.TOKENIZER_URL });
+    // workers: "auto" starts a pool where the runtime has threads; a Worker has none, so the model runs inline
+    : CrossEncoder.load({ model: env.MODEL_URL, tokenizer: env.TOKENIZER_URL, workers: "auto" });
   rankerPromise ??= loading.catch((e) => {
     rankerPromise = null;
     throw e;

@@ -287,7 +287,8 @@ impl GpuCrossEncoder {
     pub async fn rerank_groups(&mut self, groups: &[(&str, Vec<String>)], options: &RerankOptions) -> Result<Vec<Vec<Ranked>>> {
         let (sequences, owners) = group_sequences(self.cpu.tokenizer(), groups, options)?;
         let logits = self.logits(&sequences, options.batch_size).await?;
-        rank_groups(groups, &owners, &logits, self.cpu.num_labels(), options)
+        let sizes: Vec<usize> = groups.iter().map(|(_, texts)| texts.len()).collect();
+        rank_groups(&sizes, &owners, &logits, self.cpu.num_labels(), options)
     }
 }
 

@@ -1,0 +1,180 @@
+//! A model call as the padded batches it runs, handed to JavaScript (pkg/pool.ts), which runs them inline between
+//! event-loop turns or in pool workers, reports progress, stops on an AbortSignal, and hands the outputs back to
+//! [`ModelWork::finish`]. The batches are the single-threaded path's (rerankit::inference::batch_work), so the
+//! answer is the same bit for bit wherever they ran.
+//!
+//! ```js
+//! const work = core.rerankWork(queries, lists, nested, options);       // tokenised and batched, nothing run
+//! const outputs = [];
+//! for (let i = 0; i < work.batchCount; i++) outputs.push(core.runBatch(work.batch(i)));  // or a worker's core
+//! const ranked = work.finish(outputs);
+//! ```
+
+use super::convert::read_options;
+use super::errors::{js, JsResult};
+use super::inference::{ranked_to_js, rerank_input, string_list, string_pairs};
+use super::models::{busy, CrossEncoderCore, EmbedderCore};
+use rerankit::inference::batching::Batch;
+use rerankit::inference::tokenization::PairTokenizer;
+use rerankit::inference::{BatchWork, EmbedOptions, RerankWork, ScoreOptions};
+use rerankit::{Error, Result};
+use wasm_bindgen::prelude::*;
+
+enum Kind {
+    /// `score`: logits in input order.
+    Logits(BatchWork),
+    /// `embed`: pooled vectors in input order.
+    Vectors { work: BatchWork, normalize: bool },
+    /// `rerank`/`rerankBatch`: ranked groups.
+    Ranking(RerankWork),
+}
+
+/// The batches of one call and what turns their outputs into its answer.
+#[wasm_bindgen]
+pub struct ModelWork {
+    kind: Kind,
+}
+
+impl ModelWork {
+    fn batches(&self) -> &BatchWork {
+        match &self.kind {
+            Kind::Logits(work) | Kind::Vectors { work, .. } => work,
+            Kind::Ranking(r) => &r.work,
+        }
+    }
+}
+
+#[wasm_bindgen]
+impl ModelWork {
+    #[wasm_bindgen(getter, js_name = batchCount)]
+    pub fn batch_count(&self) -> usize {
+        self.batches().batches.len()
+    }
+
+    /// Model inputs over all batches (pairs, texts, or a rerank's document chunks).
+    #[wasm_bindgen(getter, js_name = rowCount)]
+    pub fn row_count(&self) -> usize {
+        self.batches().rows
+    }
+
+    /// Batch `i` as a worker's `runBatch` takes it: `{len, inputIds, attentionMask, tokenTypeIds}` (Int32Arrays,
+    /// row-major `[rows × len]`) and, for embeddings, `normalize`.
+    pub fn batch(&self, i: usize) -> JsResult<JsValue> {
+        let Some(b) = self.batches().batches.get(i) else {
+            return Err(super::errors::to_js_error(Error::invalid("batch", format!("{i} is past the last of {} batches", self.batch_count()))));
+        };
+        let o = js_sys::Object::new();
+        let int32 = |v: &[i64]| js_sys::Int32Array::from(&v.iter().map(|&x| x as i32).collect::<Vec<i32>>()[..]);
+        let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&o, &JsValue::from_str(k), v).map(|_| ());
+        set("len", &JsValue::from(b.len as u32))?;
+        set("inputIds", &int32(&b.input_ids))?;
+        set("attentionMask", &int32(&b.attention_mask))?;
+        set("tokenTypeIds", &int32(&b.token_type_ids))?;
+        if let Kind::Vectors { normalize, .. } = self.kind {
+            set("normalize", &JsValue::from(normalize))?;
+        }
+        Ok(o.into())
+    }
+
+    /// The call's answer from every batch's output (a `Float32Array` each, in batch order): the logits
+    /// (`Float32Array [rows × numLabels]`), the vectors (`Float32Array [rows × dimension]`) or the rankings.
+    pub fn finish(&self, outputs: JsValue) -> JsResult<JsValue> {
+        js((|| {
+            let outputs: Vec<Vec<f32>> = js_sys::Array::from(&outputs)
+                .iter()
+                .map(|o| o.dyn_into::<js_sys::Float32Array>().map(|a| a.to_vec()))
+                .collect::<std::result::Result<_, _>>()
+                .map_err(|_| Error::invalid("outputs", "expected a Float32Array per batch"))?;
+            match &self.kind {
+                Kind::Logits(work) | Kind::Vectors { work, .. } => Ok(js_sys::Float32Array::from(&work.assemble(&outputs)?[..]).into()),
+                Kind::Ranking(r) => ranked_to_js(r.rank(&outputs)?),
+            }
+        })())
+    }
+}
+
+/// A batch from [`ModelWork::batch`], checked: a malformed one must not reach tract (an id past the embedding
+/// table is a trap there).
+fn read_batch(batch: &JsValue, tokenizer: &PairTokenizer) -> Result<(Batch, bool)> {
+    let max_token_id = (tokenizer.max_token_id as i64).max(tokenizer.pad_id as i64);
+    let field = |k: &str| js_sys::Reflect::get(batch, &JsValue::from_str(k)).map_err(|_| Error::invalid("batch", format!("{k} is unreadable")));
+    let ints = |k: &str| -> Result<Vec<i64>> {
+        let v = field(k)?;
+        let a = v.dyn_into::<js_sys::Int32Array>().map_err(|_| Error::invalid("batch", format!("{k}: expected an Int32Array")))?;
+        Ok(a.to_vec().into_iter().map(i64::from).collect())
+    };
+    let len = field("len")?.as_f64().filter(|l| l.fract() == 0.0 && *l >= 1.0).ok_or_else(|| Error::invalid("batch", "len: expected a positive integer"))? as usize;
+    let (input_ids, attention_mask, token_type_ids) = (ints("inputIds")?, ints("attentionMask")?, ints("tokenTypeIds")?);
+    let n = input_ids.len();
+    if n == 0 || n % len != 0 || attention_mask.len() != n || token_type_ids.len() != n {
+        return Err(Error::invalid("batch", format!("{n} input ids, {} mask values and {} type ids do not make rows of {len}", attention_mask.len(), token_type_ids.len())));
+    }
+    if input_ids.iter().any(|&id| id < 0 || id > max_token_id)
+        || attention_mask.iter().any(|&m| m != 0 && m != 1)
+        || token_type_ids.iter().any(|&t| t != 0 && t != 1)
+    {
+        return Err(Error::invalid("batch", "holds ids this model's tokenizer does not make"));
+    }
+    let normalize = field("normalize")?.as_bool().unwrap_or(false);
+    Ok((Batch { rows: (0..n / len).collect(), len, input_ids, attention_mask, token_type_ids }, normalize))
+}
+
+#[wasm_bindgen(js_class = CrossEncoderCore)]
+impl CrossEncoderCore {
+    /// `score`'s batches, on the CPU engine (see [`ModelWork`]).
+    #[wasm_bindgen(js_name = scoreWork)]
+    pub fn score_work(&self, pairs: JsValue, options: JsValue) -> JsResult<ModelWork> {
+        let inner = self.inner.try_borrow().map_err(|_| super::errors::to_js_error(busy()))?;
+        js((|| {
+            let pairs = string_pairs("pairs", &pairs, "[query, document]")?;
+            let options: ScoreOptions = read_options("options", &options)?;
+            let pairs: Vec<(&str, &str)> = pairs.iter().map(|(q, d)| (q.as_str(), d.as_str())).collect();
+            Ok(ModelWork { kind: Kind::Logits(inner.cpu().score_work(&pairs, options.batch_size)?) })
+        })())
+    }
+
+    /// `rerank`'s batches, on the CPU engine (see [`ModelWork`]).
+    #[wasm_bindgen(js_name = rerankWork)]
+    pub fn rerank_work(&self, queries: JsValue, lists: JsValue, nested: bool, options: JsValue) -> JsResult<ModelWork> {
+        let inner = self.inner.try_borrow().map_err(|_| super::errors::to_js_error(busy()))?;
+        js((|| {
+            let (options, queries, lists) = rerank_input(&queries, &lists, nested, &options)?;
+            let groups: Vec<(&str, Vec<String>)> = queries.iter().map(String::as_str).zip(lists).collect();
+            Ok(ModelWork { kind: Kind::Ranking(inner.cpu().rerank_work(&groups, &options)?) })
+        })())
+    }
+
+    /// The logits of one batch of a [`ModelWork`] (made by this model or a copy of it): a `Float32Array`.
+    #[wasm_bindgen(js_name = runBatch)]
+    pub fn run_batch(&self, batch: JsValue) -> JsResult<js_sys::Float32Array> {
+        let inner = self.inner.try_borrow().map_err(|_| super::errors::to_js_error(busy()))?;
+        let cpu = inner.cpu();
+        js(read_batch(&batch, cpu.tokenizer()).and_then(|(b, _)| cpu.run_batch(&b)).map(|v| js_sys::Float32Array::from(&v[..])))
+    }
+}
+
+#[wasm_bindgen(js_class = EmbedderCore)]
+impl EmbedderCore {
+    /// `embed`'s batches, on the CPU engine (see [`ModelWork`]).
+    #[wasm_bindgen(js_name = embedWork)]
+    pub fn embed_work(&self, texts: JsValue, options: JsValue, default_normalize: bool) -> JsResult<ModelWork> {
+        let inner = self.inner.try_borrow().map_err(|_| super::errors::to_js_error(busy()))?;
+        js((|| {
+            let t = string_list("texts", &texts)?;
+            let options: EmbedOptions = read_options("options", &options)?;
+            let refs: Vec<&str> = t.iter().map(String::as_str).collect();
+            let work = inner.cpu().embed_work(&refs, options.batch_size)?;
+            Ok(ModelWork { kind: Kind::Vectors { work, normalize: options.normalize.unwrap_or(default_normalize) } })
+        })())
+    }
+
+    /// The vectors of one batch of a [`ModelWork`]: a `Float32Array [rows × dimension]`.
+    #[wasm_bindgen(js_name = runBatch)]
+    pub fn run_batch(&self, batch: JsValue) -> JsResult<js_sys::Float32Array> {
+        let inner = self.inner.try_borrow().map_err(|_| super::errors::to_js_error(busy()))?;
+        let cpu = inner.cpu();
+        js(read_batch(&batch, cpu.tokenizer())
+            .and_then(|(b, normalize)| cpu.run_batch(&b, normalize))
+            .map(|v| js_sys::Float32Array::from(&v[..])))
+    }
+}

@@ -1,0 +1,257 @@
+// Where a CPU model's batches run: inline on the caller's thread (one batch per event-loop turn), or spread over a
+// pool of workers, each with its own wasm instance and copy of the model. This file owns the `workers` option:
+// its values, its default, how many threads "auto" means, and the fallback where a runtime has no threads.
+//
+// A call is cut into batches in Rust (bindings/wasm/src/model_work.rs): exactly the batches one thread would run,
+// so a row's output is bit-identical whichever worker ran its batch. Between batches the call reports progress and
+// stops when its AbortSignal fires.
+import { RerankitError, invalidArgument } from "./errors.js";
+
+/** `workers` of `CrossEncoder.load`/`Embedder.load`: a count, `"auto"`, or 0 (inline; the default). */
+export type WorkersOption = number | "auto";
+
+/** At most this many workers: each holds a copy of the model (see the README's memory figures). */
+export const MAX_WORKERS = 16;
+
+/** `{done, total}` after each batch: model inputs (pairs, texts, or a rerank's document chunks). */
+export type ProgressHandler = (progress: { done: number; total: number }) => void;
+
+/** What each runtime entry (node.ts, browser.ts, deno.ts) says about its threads; workerd says nothing. */
+export interface ThreadSupport {
+  /** A new worker running pool_worker_<runtime>.js, as a port. */
+  spawn(): PoolPort;
+  /** Hardware threads (`os.availableParallelism()`, `navigator.hardwareConcurrency`). */
+  cores(): number;
+}
+
+/** The one way main and worker talk, over Node's worker_threads or Web Workers alike. */
+export interface PoolPort {
+  post(message: unknown, transfer?: Transferable[]): void;
+  onMessage(handler: (message: any) => void): void;
+  onError(handler: (error: unknown) => void): void;
+  /** Whether a call is waiting on this worker: Node keeps the process alive only then (an idle pool must not). */
+  hold?(busy: boolean): void;
+  terminate(): void;
+}
+
+/** A module Web Worker (browsers, Deno) as a port. */
+export function webPort(worker: Worker): PoolPort {
+  return {
+    post: (m, transfer) => worker.postMessage(m, transfer ?? []),
+    onMessage: (h) => worker.addEventListener("message", (e) => h(e.data)),
+    onError: (h) => worker.addEventListener("error", (e) => (e.preventDefault(), h(e.message))),
+    terminate: () => worker.terminate(),
+  };
+}
+
+let threads: ThreadSupport | undefined;
+
+/** Called by a runtime entry whose runtime can start workers. */
+export function setThreadSupport(support: ThreadSupport): void {
+  threads = support;
+}
+
+/**
+ * How many workers `option` asks for here: 0 means inline. `"auto"` is one per hardware thread, at most
+ * {@link MAX_WORKERS}. A runtime without threads (Cloudflare Workers) runs inline, with a warning when workers
+ * were asked for.
+ */
+export function workerCount(option: unknown, onWarning?: (message: string) => void): number {
+  if (option === undefined || option === null || option === 0) return 0;
+  if (option !== "auto" && !(Number.isInteger(option) && (option as number) >= 0 && (option as number) <= MAX_WORKERS)) {
+    invalidArgument("workers", `expected an integer 0…${MAX_WORKERS} or "auto", got ${typeof option === "string" ? JSON.stringify(option) : String(option)}`);
+  }
+  if (threads === undefined) {
+    onWarning?.("workers: this runtime cannot start workers; the model runs on the caller's thread");
+    return 0;
+  }
+  return option === "auto" ? Math.max(1, Math.min(MAX_WORKERS, threads.cores())) : (option as number);
+}
+
+/** A batch as `ModelWork.batch(i)` gives it and `runBatch` takes it. */
+export type WorkBatch = { len: number; inputIds: Int32Array; attentionMask: Int32Array; tokenTypeIds: Int32Array; normalize?: boolean };
+
+/** The wasm object of one call's batches (bindings/wasm/src/model_work.rs). */
+export interface ModelWork {
+  readonly batchCount: number;
+  readonly rowCount: number;
+  batch(i: number): WorkBatch;
+  finish(outputs: Float32Array[]): unknown;
+  free(): void;
+}
+
+/** What a model load sends each worker. */
+export interface WorkerModel {
+  kind: "crossEncoder" | "embedder";
+  files: { model: Uint8Array; tokenizer: Uint8Array; config: Uint8Array | undefined; external?: { location: string; bytes: Uint8Array }[] };
+  limits: object;
+  pooling?: unknown;
+}
+
+type Reply = { id: number; ok: true; value?: Float32Array } | { id: number; ok: false; error: { message: string; code: string }; fatal?: boolean };
+
+/** One worker: its port and its calls waiting for a reply. */
+class PoolWorker {
+  #port: PoolPort;
+  #next = 0;
+  #waiting = new Map<number, { resolve(v: Float32Array | undefined): void; reject(e: unknown): void }>();
+  dead: unknown = undefined;
+
+  constructor(port: PoolPort) {
+    this.#port = port;
+    port.onMessage((reply: Reply) => {
+      const call = this.#waiting.get(reply.id);
+      if (!call) return;
+      this.#waiting.delete(reply.id);
+      if (this.#waiting.size === 0) this.#port.hold?.(false);
+      if (reply.ok) call.resolve(reply.value);
+      else {
+        const err = new RerankitError(reply.error.message, reply.error.code as RerankitError["code"]);
+        if (reply.fatal) this.#die(err);
+        call.reject(err);
+      }
+    });
+    port.hold?.(false);
+    port.onError((e) => this.#die(new RerankitError(`a pool worker failed: ${e instanceof Error ? e.message : String(e)}`, "INTERNAL")));
+  }
+
+  #die(err: unknown): void {
+    if (this.dead !== undefined) return;
+    this.dead = err;
+    for (const call of this.#waiting.values()) call.reject(err);
+    this.#waiting.clear();
+    this.#port.terminate();
+  }
+
+  call(message: object, transfer: Transferable[] = []): Promise<Float32Array | undefined> {
+    if (this.dead !== undefined) return Promise.reject(this.dead);
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      if (this.#waiting.size === 0) this.#port.hold?.(true);
+      this.#waiting.set(id, { resolve, reject });
+      this.#port.post({ ...message, id }, transfer);
+    });
+  }
+
+  terminate(): void {
+    this.#die(new RerankitError("the model was freed", "INVALID_ARGUMENT"));
+  }
+}
+
+/** n workers holding one model. */
+export class WorkerPool {
+  #workers: PoolWorker[];
+
+  private constructor(workers: PoolWorker[]) {
+    this.#workers = workers;
+  }
+
+  /** Starts `n` workers and loads `model` in each (they load in parallel). */
+  static async start(n: number, model: WorkerModel): Promise<WorkerPool> {
+    if (threads === undefined) throw new RerankitError("workers: this runtime cannot start workers", "UNSUPPORTED");
+    const workers = Array.from({ length: n }, () => new PoolWorker(threads!.spawn()));
+    try {
+      await Promise.all(workers.map((w) => w.call({ op: "load", model })));
+    } catch (e) {
+      for (const w of workers) w.terminate();
+      throw e;
+    }
+    return new WorkerPool(workers);
+  }
+
+  get size(): number {
+    return this.#workers.length;
+  }
+
+  /** Runs `work`'s batches, each worker taking the next batch when it is free (longest batches go first). */
+  run(work: ModelWork, control: CallControl): Promise<Float32Array[]> {
+    const outputs: Float32Array[] = new Array(work.batchCount);
+    let next = 0;
+    const live = this.#workers.filter((w) => w.dead === undefined);
+    if (live.length === 0) return Promise.reject(new RerankitError("every pool worker has failed; load the model again", "INTERNAL"));
+    const lane = async (worker: PoolWorker) => {
+      while (next < work.batchCount) {
+        control.check();
+        const i = next++;
+        const batch = work.batch(i);
+        const rows = batch.inputIds.length / batch.len;
+        outputs[i] = (await control.race(worker.call({ op: "run", batch }, [batch.inputIds.buffer, batch.attentionMask.buffer, batch.tokenTypeIds.buffer]))) as Float32Array;
+        control.done(rows, work.rowCount);
+      }
+    };
+    return Promise.all(live.map(lane)).then(() => outputs);
+  }
+
+  terminate(): void {
+    for (const w of this.#workers) w.terminate();
+  }
+}
+
+/** A call's `signal` and `onProgress`, checked and reported between batches. */
+export class CallControl {
+  #signal: AbortSignal | undefined;
+  #onProgress: ProgressHandler | undefined;
+  #what: string;
+  #done = 0;
+
+  constructor(what: string, signal: unknown, onProgress: unknown) {
+    if (signal !== undefined && !(typeof signal === "object" && signal !== null && typeof (signal as AbortSignal).aborted === "boolean" && typeof (signal as AbortSignal).addEventListener === "function")) {
+      invalidArgument("signal", "expected an AbortSignal");
+    }
+    if (onProgress !== undefined && typeof onProgress !== "function") invalidArgument("onProgress", "expected a function ({done, total}) => void");
+    this.#what = what;
+    this.#signal = signal as AbortSignal | undefined;
+    this.#onProgress = onProgress as ProgressHandler | undefined;
+  }
+
+  /** Throws `ABORTED` once the signal has fired. */
+  check(): void {
+    if (this.#signal?.aborted) throw this.#aborted();
+  }
+
+  #aborted(): RerankitError {
+    const reason = this.#signal?.reason;
+    const err = new RerankitError(`${this.#what}: aborted${reason instanceof Error ? ` (${reason.message})` : ""}`, "ABORTED");
+    Object.defineProperty(err, "cause", { value: reason, enumerable: false, writable: true, configurable: true });
+    return err;
+  }
+
+  /** `promise`, or `ABORTED` as soon as the signal fires (the work behind it is left to finish unheard). */
+  race<T>(promise: Promise<T>): Promise<T> {
+    const signal = this.#signal;
+    if (!signal) return promise;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => reject(this.#aborted());
+      if (signal.aborted) return onAbort();
+      signal.addEventListener("abort", onAbort, { once: true });
+      promise.then(
+        (v) => (signal.removeEventListener("abort", onAbort), resolve(v)),
+        (e) => (signal.removeEventListener("abort", onAbort), reject(e)),
+      );
+    });
+  }
+
+  /** Reports a batch of `rows` model inputs done, of `total`. */
+  done(rows: number, total: number): void {
+    this.#done += rows;
+    this.#onProgress?.({ done: this.#done, total });
+  }
+}
+
+/** One turn of the event loop, so that a page stays responsive between two inline batches. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Runs `work`'s batches one per event-loop turn on this thread, through `runBatch`. */
+export async function runInline(work: ModelWork, runBatch: (batch: WorkBatch) => Float32Array, control: CallControl): Promise<Float32Array[]> {
+  const outputs: Float32Array[] = [];
+  for (let i = 0; i < work.batchCount; i++) {
+    control.check();
+    const batch = work.batch(i);
+    outputs.push(runBatch(batch));
+    control.done(batch.inputIds.length / batch.len, work.rowCount);
+    if (i + 1 < work.batchCount) await nextTurn();
+  }
+  return outputs;
+}

@@ -1,0 +1,8 @@
+// A pool worker in browsers (a Web Worker): the wasm is fetched by URL, as in browser.ts, but without top-level
+// await, so that a bundler may emit the worker in any format (Vite's default for workers is a classic script).
+import init from "./wasm/rerankit.js";
+import { finishInit } from "./runtime.js";
+import { serve } from "./pool_worker.js";
+
+const ready = init({ module_or_path: new URL("./wasm/rerankit_bg.wasm", import.meta.url) }).then(finishInit);
+serve({ post: (m, transfer) => self.postMessage(m, { transfer: transfer ?? [] }), onMessage: (h) => self.addEventListener("message", (e) => h((e as MessageEvent).data)) }, ready);

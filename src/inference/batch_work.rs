@@ -1,0 +1,66 @@
+//! A model call cut into the padded batches it runs, so that the caller can run them where it likes (inline
+//! between event-loop turns, or spread over pool workers: pkg/pool.ts) and still get the answer of one thread.
+//!
+//! The batches are exactly the ones the single-threaded path builds ([`batches`]: length-sorted, dynamic
+//! padding), and a batch's outputs depend only on the batch, so every row's values are bit-identical whichever
+//! thread ran its batch. Outputs come back per batch (`[rows × width]`, the batch's row order) and are put back
+//! in input order by [`BatchWork::assemble`].
+
+use super::batching::{batches, Batch, Sequence};
+use super::cross_encoder::{rank_groups, Ranked, RerankOptions};
+use crate::{Error, Result};
+
+/// The batches of one call over `rows` model inputs, each answering `width` values per row.
+#[derive(Debug, Clone)]
+pub struct BatchWork {
+    pub batches: Vec<Batch>,
+    pub rows: usize,
+    pub width: usize,
+}
+
+impl BatchWork {
+    /// `sequences` in batches of at most `batch_size` rows (at least 1).
+    pub fn new(sequences: &[Sequence], batch_size: usize, pad_id: i64, width: usize) -> Result<BatchWork> {
+        if batch_size == 0 {
+            return Err(Error::invalid("batchSize", "must be at least 1"));
+        }
+        Ok(BatchWork { batches: batches(sequences, batch_size, pad_id), rows: sequences.len(), width })
+    }
+
+    /// The per-batch outputs (one per batch, in batch order) as one row-major `[rows × width]` in input order.
+    pub fn assemble(&self, outputs: &[Vec<f32>]) -> Result<Vec<f32>> {
+        if outputs.len() != self.batches.len() {
+            return Err(Error::invalid("outputs", format!("{} batch outputs for {} batches", outputs.len(), self.batches.len())));
+        }
+        let w = self.width;
+        let mut out = vec![0f32; self.rows * w];
+        for (b, (batch, values)) in self.batches.iter().zip(outputs).enumerate() {
+            if values.len() != batch.rows.len() * w {
+                return Err(Error::invalid(&format!("outputs[{b}]"), format!("{} values, expected {} rows × {w}", values.len(), batch.rows.len())));
+            }
+            for (r, &i) in batch.rows.iter().enumerate() {
+                out[i * w..(i + 1) * w].copy_from_slice(&values[r * w..(r + 1) * w]);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A rerank's batches (every chunk of every document of every group) and what ranks their logits.
+#[derive(Debug, Clone)]
+pub struct RerankWork {
+    pub work: BatchWork,
+    /// Documents per group.
+    pub group_sizes: Vec<usize>,
+    /// `(group, document)` of every sequence, in input order.
+    pub owners: Vec<(usize, usize)>,
+    pub options: RerankOptions,
+}
+
+impl RerankWork {
+    /// Each group ranked from the per-batch logits (as [`BatchWork::assemble`] takes them).
+    pub fn rank(&self, outputs: &[Vec<f32>]) -> Result<Vec<Vec<Ranked>>> {
+        let logits = self.work.assemble(outputs)?;
+        rank_groups(&self.group_sizes, &self.owners, &logits, self.work.width, &self.options)
+    }
+}
