@@ -111,14 +111,14 @@ export async function load(R) {
     { name: "aggregateAgent", args: () => [R.evaluateAgent(agentRef, agentResp), {}], call: (a, b) => R.aggregateAgent(a, b) },
     { name: "agentToYaml", args: () => [{ a: [1, "x"], b: null }], call: (a) => R.agentToYaml(a) },
     // models
-    { name: "CrossEncoder.load", args: () => [{ ...ceFiles, maxLength: 64, device: "cpu" }], call: async (o) => (await R.CrossEncoder.load(o)).free() },
-    { name: "CrossEncoder#rerank", args: () => ["cat", ["the cat sat", { content: "a dog", meta: { x: 1 } }], { topK: 1, batchSize: 2 }], call: (q, d, o) => models.ce.rerank(q, d, o), health: ceHealth },
+    { name: "CrossEncoder.load", args: () => [{ ...ceFiles, maxLength: 64, device: "cpu", workers: 0 }], call: async (o) => (await R.CrossEncoder.load(o)).free() },
+    { name: "CrossEncoder#rerank", args: () => ["cat", ["the cat sat", { content: "a dog", meta: { x: 1 } }], { topK: 1, batchSize: 2, signal: new AbortController().signal, onProgress: () => {} }], call: (q, d, o) => models.ce.rerank(q, d, o), health: ceHealth },
     { name: "CrossEncoder#rerankBatch", args: () => [["cat", "dog"], [["the cat sat", "a dog"], ["a dog ran"]], { topK: 1 }], call: (q, d, o) => models.ce.rerankBatch(q, d, o), health: ceHealth },
-    { name: "CrossEncoder#score", args: () => [[["q", "a document"], ["\u200b", "\ufeff"]], { batchSize: 2 }], call: (p, o) => models.ce.score(p, o), health: ceHealth },
+    { name: "CrossEncoder#score", args: () => [[["q", "a document"], ["\u200b", "\ufeff"]], { batchSize: 2, onProgress: () => {} }], call: (p, o) => models.ce.score(p, o), health: ceHealth },
     { name: "CrossEncoder#sasScores", args: () => [[["a", "b"]], 8], call: (p, b) => models.ce.sasScores(p, b), health: ceHealth },
     { name: "CrossEncoder#encodePair", args: () => ["q", "doc"], call: (q, d) => models.ce.encodePair(q, d), health: ceHealth },
-    { name: "Embedder.load", args: () => [{ ...embFiles, pooling: "mean", maxLength: 64 }], call: async (o) => (await R.Embedder.load(o)).free() },
-    { name: "Embedder#embed", args: () => [["a text", "another"], { normalize: true, batchSize: 2 }], call: (t, o) => models.emb.embed(t, o), health: embHealth },
+    { name: "Embedder.load", args: () => [{ ...embFiles, pooling: "mean", maxLength: 64, workers: 0 }], call: async (o) => (await R.Embedder.load(o)).free() },
+    { name: "Embedder#embed", args: () => [["a text", "another"], { normalize: true, batchSize: 2, signal: new AbortController().signal }], call: (t, o) => models.emb.embed(t, o), health: embHealth },
     { name: "Embedder#sasScores", args: () => [[["a", "b"]], 8], call: (p, b) => models.emb.sasScores(p, b), health: embHealth },
   ].map((t) => ({ ...t, reset: reload }));
 
