@@ -12,6 +12,7 @@ use std::collections::HashMap;
 fn bench_native_rerank() {
     let n: usize = std::env::var("RERANKIT_BENCH_QUERIES").ok().and_then(|s| s.parse().ok()).unwrap_or(5);
     let batch: usize = std::env::var("RERANKIT_BENCH_BATCH").ok().and_then(|s| s.parse().ok()).unwrap_or(16);
+    let max_length: Option<usize> = std::env::var("RERANKIT_BENCH_MAX_LENGTH").ok().and_then(|s| s.parse().ok());
     let coll = repo().join("tests/fixtures/collection");
     let out = std::process::Command::new("gzip").arg("-dc").arg(coll.join("corpus.jsonl.gz")).output().unwrap();
     let docs: HashMap<String, String> = String::from_utf8(out.stdout)
@@ -42,7 +43,7 @@ fn bench_native_rerank() {
     for file in ["model.onnx", "model_int8.onnx"] {
         let dir = model_dir("ce-probe", file);
         let t = std::time::Instant::now();
-        let ce = CrossEncoder::load(dir.files(), &LoadOptions::default()).unwrap();
+        let ce = CrossEncoder::load(dir.files(), &LoadOptions { max_length, ..Default::default() }).unwrap();
         let load_ms = t.elapsed().as_secs_f64() * 1e3;
         let options = RerankOptions { top_k: None, batch_size: batch, max_chunks_per_doc: 1, ..Default::default() };
         let t = std::time::Instant::now();
