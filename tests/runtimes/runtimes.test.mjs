@@ -1,6 +1,6 @@
 // `npm run test:runtimes`: the package's public entry points in Deno, Cloudflare's workerd (through wrangler) and
 // headless Chromium (a Vite build), each running tests/runtimes/scenario.mjs; every result must equal the Node
-// entry's. Models come from RERANKIT_MODELS (npm run fixtures); Chromium is Debian's, never a download.
+// entry's. A plain module page (tests/runtimes/plain) checks the package without a bundler, worker pool included. Models come from RERANKIT_MODELS (npm run fixtures); Chromium is Debian's, never a download.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
@@ -31,14 +31,17 @@ const children = [];
 
 /** Serves the models under /models/ and a folder of static files at /. */
 function startServer(staticDir) {
-  const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
+  const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json" };
   return new Promise((resolve) => {
     const srv = createServer((req, res) => {
       const url = new URL(req.url, "http://x");
       const rel = decodeURIComponent(url.pathname);
       modelHits.set(rel, (modelHits.get(rel) ?? 0) + 1);
-      const file = rel.startsWith("/models/") ? path.join(models, rel.slice(8)) : path.join(staticDir(), rel === "/" ? "index.html" : rel);
-      if (!file.startsWith(models) && !file.startsWith(staticDir())) return res.writeHead(403).end();
+      // /pkg/ is the package's dist folder and /runtimes/ this folder, for the plain-module page (no bundler)
+      const roots = [["/models/", models], ["/pkg/", path.join(root, "pkg", "dist")], ["/runtimes/", path.join(root, "tests", "runtimes")]];
+      const [prefix, base] = roots.find(([p]) => rel.startsWith(p)) ?? ["/", staticDir()];
+      const file = path.join(base, rel === "/" ? "index.html" : rel.slice(prefix.length));
+      if (!file.startsWith(base)) return res.writeHead(403).end();
       if (!existsSync(file) || !statSync(file).isFile()) return res.writeHead(404).end();
       res.writeHead(200, { "content-type": types[path.extname(file)] ?? "application/octet-stream", "content-length": statSync(file).size });
       createReadStream(file).pipe(res);
@@ -193,22 +196,10 @@ test("a Cloudflare Worker loads a model by Hub id (MODEL_ID) from the Hub-shaped
 });
 
 test("a Vite build runs rerank and evaluate in headless Chromium", async (t) => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: scripts/install-chromium.sh installs Debian's chromium`);
   const exampleDir = path.join(root, "examples", "vite");
   linkPackage(exampleDir);
   execFileSync(bin("vite"), ["build", "--config", path.join(exampleDir, "vite.config.js"), "--logLevel", "warn"], { cwd: exampleDir, stdio: "inherit" });
-  const { chromium } = await import("playwright-core");
-  const profile = mkdtempSync(path.join(tmpdir(), "rerankit-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--headless=new", "--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-  });
-  try {
-    const page = await context.newPage();
-    const logs = [];
-    page.on("console", (m) => logs.push(m.text()));
-    page.on("pageerror", (e) => logs.push(String(e)));
+  await withChromium(async (page, logs) => {
     const modelPath = `/models/${MODEL}/${MODEL_FILE}`;
     const hitsBefore = modelHits.get(modelPath) ?? 0;
     await page.goto(`${serverUrl}/index.html?hub=${encodeURIComponent(hub.url)}`);
@@ -224,8 +215,41 @@ test("a Vite build runs rerank and evaluate in headless Chromium", async (t) => 
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: path.join(shots, "runtime-chromium.png") });
     console.log(`runtime passed: ${result.runtime.match(/Chrome\/[\d.]+/)?.[0] ?? "chromium"} (model load ${result.loadMs} ms; second load from the Cache API)`);
+  });
+});
+
+test("a plain <script type=module> page imports the package by URL and runs a worker pool in Chromium", async () => {
+  await withChromium(async (page, logs) => {
+    await page.goto(`${serverUrl}/runtimes/plain/index.html`);
+    await page.waitForFunction(() => window.__plain, null, { timeout: 120_000 });
+    const result = await page.evaluate(() => window.__plain);
+    assert.ok(!result.error, `${result.error}\n${logs.join("\n")}`);
+    assert.equal(result.same, true, "workers: 2 ranks as the page's thread does");
+    assert.equal(result.ranked, DOCUMENTS.length);
+    assert.deepEqual(result.progress.at(-1), { done: DOCUMENTS.length, total: DOCUMENTS.length });
+    assert.equal(result.abortCode, "ABORTED");
+    console.log("runtime passed: a plain module page (no bundler) with a pool of 2 Web Workers");
+  });
+});
+
+/** A fresh headless Chromium (Debian's) and one page, its console collected in `logs`. */
+async function withChromium(use) {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: scripts/install-chromium.sh installs Debian's chromium`);
+  const { chromium } = await import("playwright-core");
+  const profile = mkdtempSync(path.join(tmpdir(), "rerankit-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ["--headless=new", "--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  });
+  try {
+    const page = await context.newPage();
+    const logs = [];
+    page.on("console", (m) => logs.push(m.text()));
+    page.on("pageerror", (e) => logs.push(String(e)));
+    await use(page, logs);
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
   }
-});
+}
