@@ -18,6 +18,7 @@ import { gzipSync } from "node:zlib";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium } from "../tests/common/chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name, fallback) => {
@@ -28,7 +29,6 @@ const MODEL_FILE = arg("model-file", "model_int8.onnx");
 const RUNS = Number(arg("runs", "1"));
 const models = process.env.RERANKIT_MODELS ?? path.join(homedir(), ".cache", "rerankit", "models");
 const modelDir = path.join(models, "ce-probe");
-const CHROMIUM = process.env.RERANKIT_CHROMIUM ?? "/usr/bin/chromium";
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const MiB = (b) => (b / 2 ** 20).toFixed(1);
@@ -99,15 +99,9 @@ async function deno() {
 
 // --- Chromium -----------------------------------------------------------------------------------------------
 async function chromium() {
-  const { chromium } = await import("playwright-core");
-  const profile = mkdtempSync(path.join(work, "chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--headless=new", "--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-  });
+  const browser = await launchChromium();
   try {
-    const page = await context.newPage();
+    const page = await browser.context.newPage();
     await page.goto(`${base}/`);
     return await page.evaluate(async ({ input, modelUrl, tokenizerUrl }) => {
       const { coldStart } = await import("/tests/runtimes/scenario.mjs");
@@ -115,7 +109,7 @@ async function chromium() {
       return { runtime: navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? "chromium", ...r };
     }, { input, modelUrl, tokenizerUrl });
   } finally {
-    await context.close();
+    await browser.close();
   }
 }
 

@@ -12,12 +12,12 @@ import { fileURLToPath } from "node:url";
 import * as rr from "rerankit";
 import { DOCUMENTS, QUERY, QRELS, RUN, MEASURES, MODEL, MODEL_FILE, PRETRAINED_ID, PRETRAINED_PAIRS, pretrained, scenario } from "./scenario.mjs";
 import { startHub } from "../node/hub_server.mjs";
+import { launchChromium } from "../common/chromium.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
 const models = process.env.RERANKIT_MODELS ?? path.join(homedir(), ".cache", "rerankit", "models");
 const modelDir = path.join(models, MODEL);
-const CHROMIUM = process.env.RERANKIT_CHROMIUM ?? "/usr/bin/chromium";
 
 let expected;
 /** The Hub-shaped server (tests/node/hub_server.mjs) and Node's logits of the model loaded from it by id. */
@@ -232,24 +232,16 @@ test("a plain <script type=module> page imports the package by URL and runs a wo
   });
 });
 
-/** A fresh headless Chromium (Debian's) and one page, its console collected in `logs`. */
+/** A fresh headless Chromium and one page, its console collected in `logs`. */
 async function withChromium(use) {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: scripts/install-chromium.sh installs Debian's chromium`);
-  const { chromium } = await import("playwright-core");
-  const profile = mkdtempSync(path.join(tmpdir(), "rerankit-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--headless=new", "--no-sandbox", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-  });
+  const browser = await launchChromium();
   try {
-    const page = await context.newPage();
+    const page = await browser.context.newPage();
     const logs = [];
     page.on("console", (m) => logs.push(m.text()));
     page.on("pageerror", (e) => logs.push(String(e)));
     await use(page, logs);
   } finally {
-    await context.close();
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close();
   }
 }
