@@ -49,7 +49,12 @@ async function campaign(options) {
         if (m.type === "start") {
           current = m;
           lastStart = Date.now();
-        } else if (m.type === "row") rows.set(m.row.target, m.row);
+        } else if (m.type === "row") {
+          rows.set(m.row.target, m.row);
+          // progress on stderr as each target ends (a long campaign's finished targets are known if it is stopped)
+          const { target, inputs, ok, errors, own, trap, other, hang, health, seconds } = m.row;
+          process.stderr.write(`[fuzz] ${target}: ${inputs} inputs in ${seconds} s (ok ${ok}, RerankitError ${errors}, own ${own}, trap ${trap}, other ${other}, hang ${hang}, health ${health})\n`);
+        }
         else if (m.type === "failure") failures.push(m.failure);
       });
       worker.on("error", (e) => {
@@ -147,6 +152,7 @@ async function runTargets({ seed, inputs, seconds, only, skip }) {
         }
       }
     }
+    row.seconds = Math.round((Date.now() - started) / 1000);
     parentPort.postMessage({ type: "row", row });
   }
   await (await import("./targets.mjs")).dispose?.();
