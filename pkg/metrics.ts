@@ -139,6 +139,8 @@ function columns(input: object, field: string): Columns {
     if (docs instanceof Map) {
       docnos = Array.from(docs.keys());
       values = Array.from(docs.values());
+      const bad = docnos.find((d) => typeof d !== "string");
+      if (bad !== undefined) invalidArgument(`${field}[${JSON.stringify(qid)}]`, `document ids must be strings, got ${typeof bad}`);
     } else {
       docnos = Object.keys(docs);
       values = Object.values(docs);

@@ -190,3 +190,11 @@ test("CLI: a reader that closes the pipe early (`| head`) ends the CLI quietly, 
   assert.doesNotMatch(out.stderr, /EPIPE|Error/);
   assert.equal(out.status, 0);
 });
+
+test("evaluate: a Map of documents with ids that are not strings is INVALID_ARGUMENT (no TypeError from a BigInt)", () => {
+  const qrels = { q1: { d1: 1 } };
+  for (const key of [1n, 7, Symbol("d")]) {
+    const run = { q1: new Map([[key, 0.5]]) };
+    assert.throws(() => evaluate(qrels, run, ["map"]), (e) => e instanceof RerankitError && e.code === "INVALID_ARGUMENT" && /run\["q1"\]: document ids must be strings/.test(e.message), String(key));
+  }
+});
