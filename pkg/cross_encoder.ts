@@ -205,7 +205,7 @@ export class CrossEncoder {
   /** Fetches/reads the files, then parses and optimises the model once (`device` picks CPU or WebGPU). */
   static async load(options: ModelLoadOptions): Promise<CrossEncoder> {
     const placement = guarded("device", () => placeDevice(options?.device, options?.onWarning));
-    const workers = workerCount(options.workers, options.onWarning);
+    const workers = workerCount(options?.workers, options?.onWarning);
     const { model, tokenizer, config, external, limits } = await loadFiles(options);
     return new CrossEncoder(await guarded("model", () => CrossEncoderEngine.load({ model, tokenizer, config, external }, limits, placement, options.onWarning, workers)));
   }

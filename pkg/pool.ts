@@ -59,7 +59,9 @@ export function setThreadSupport(support: ThreadSupport): void {
 export function workerCount(option: unknown, onWarning?: (message: string) => void): number {
   if (option === undefined || option === null || option === 0) return 0;
   if (option !== "auto" && !(Number.isInteger(option) && (option as number) >= 0 && (option as number) <= MAX_WORKERS)) {
-    invalidArgument("workers", `expected an integer 0…${MAX_WORKERS} or "auto", got ${typeof option === "string" ? JSON.stringify(option) : String(option)}`);
+    // (only a number or a short string is printed: String() of a hostile object can throw or build gigabytes)
+    const got = typeof option === "number" ? String(option) : typeof option === "string" ? JSON.stringify(option.slice(0, 40)) : typeof option;
+    invalidArgument("workers", `expected an integer 0…${MAX_WORKERS} or "auto", got ${got}`);
   }
   if (threads === undefined) {
     onWarning?.("workers: this runtime cannot start workers; the model runs on the caller's thread");

@@ -27,7 +27,8 @@ export function asLists(documents: unknown, field = "documents"): { lists: Docum
   }
   const nested = arrays > 0;
   const raw = (nested ? documents : [documents]) as unknown[][];
-  const lists = raw.map((list, l) => list.map((d, j) => toDocument(d, nested ? `${field}[${l}][${j}]` : `${field}[${j}]`)));
+  // Array.from visits the holes of a sparse array (map would keep them as holes, to fail later as undefined)
+  const lists = raw.map((list, l) => Array.from(list, (d, j) => toDocument(d, nested ? `${field}[${l}][${j}]` : `${field}[${j}]`)));
   return { lists, nested };
 }
 

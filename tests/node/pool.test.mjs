@@ -107,3 +107,12 @@ test("with workers the caller's event loop keeps turning through a 100-document 
     }
   }
 });
+
+test("hostile workers values are INVALID_ARGUMENT, and load(undefined) is too (no TypeError, no giant string)", async () => {
+  const sparse = [];
+  sparse.length = 2 ** 32 - 1;
+  for (const workers of [sparse, Object.create(null), { [Symbol.toPrimitive]: () => { throw new Error("no"); } }, "x".repeat(1e6)]) {
+    await assert.rejects(CrossEncoder.load({ ...tiny("tiny-bert-reranker"), workers }), (e) => e instanceof RerankitError && e.code === "INVALID_ARGUMENT" && /^workers/.test(e.message) && e.message.length < 200);
+  }
+  await assert.rejects(CrossEncoder.load(undefined), (e) => e instanceof RerankitError && e.code === "INVALID_ARGUMENT");
+});

@@ -274,3 +274,12 @@ test("measured value on the SciFact fixtures: BM25 → ce-probe → RRF and adap
   });
   weights.forEach((w, i) => close(w, PIPELINE_MEAN_WEIGHT[i], 1e-6));
 });
+
+test("a sparse document list is INVALID_ARGUMENT at its first hole, in every ranker (not a TypeError later)", async () => {
+  const sparse = [, , ];
+  const embedder = { embed: async (texts) => texts.map(() => new Float32Array([1, 0])) };
+  throwsCode(() => new LostInTheMiddleRanker().run(sparse), "INVALID_ARGUMENT", /^documents\[0\]/);
+  throwsCode(() => new RecentnessRanker({ dateMetaField: "date" }).run(sparse), "INVALID_ARGUMENT", /^documents\[0\]/);
+  throwsCode(() => new DiversityRanker({ embedder }).run("cat", sparse), "INVALID_ARGUMENT", /^documents\[0\]/);
+  throwsCode(() => new DiversityRanker({ embedder }).run("cat", [[new Document({ content: "a" }), , ]]), "INVALID_ARGUMENT", /^documents\[0\]\[1\]/);
+});
