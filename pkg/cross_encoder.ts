@@ -5,7 +5,7 @@ import { MAX_LIST_LENGTH, invalidArgument } from "./errors.js";
 import { loadBytes, type LoadProgress, type ModelSource, type SourceCache } from "./model_source.js";
 import { HubRepo, poolingOf, resolveGraph, type Dtype, type HubOptions } from "./hub.js";
 import { freeQuietly, guarded, wasmRestarts } from "./runtime.js";
-import type { Document } from "./document.js";
+import type { Ranker, RerankDocument, RerankResult } from "./ranker.js";
 import { CrossEncoderEngine, EmbedderEngine, placeDevice, runtimeHasWebGpu, type WebGpuInfo } from "./engine.js";
 import { CallControl, workerCount, type ProgressHandler, type WorkersOption } from "./pool.js";
 
@@ -74,15 +74,6 @@ export interface RerankOptions {
   signal?: AbortSignal;
   /** `{done, total}` after each batch, counted in model inputs (a long document's chunks count one each). */
   onProgress?: ProgressHandler;
-}
-
-export type RerankDocument = string | Document | { content: string; meta?: Record<string, unknown> };
-
-export interface RerankResult<D = RerankDocument> {
-  /** Index of the document in the input list. */
-  index: number;
-  score: number;
-  document?: D;
 }
 
 /** Options of `fromPretrained`: where the repo's files are ({@link HubOptions}) and everything `load` takes. */
@@ -192,8 +183,8 @@ function callOptions(what: string, options: unknown, consumed: string[]): [unkno
   return [rest, new CallControl(what, signal, onProgress)];
 }
 
-/** A cross-encoder reranker: load once, rerank many times. */
-export class CrossEncoder {
+/** A cross-encoder reranker: load once, rerank many times. The local {@link Ranker}. */
+export class CrossEncoder implements Ranker<RerankOptions> {
   #core: CrossEncoderEngine;
   /** The wasm instance the core lives in (pkg/runtime.ts restarts it after a trap). */
   #generation = wasmRestarts();
@@ -387,5 +378,5 @@ export class Embedder {
   }
 }
 
-export type { Dtype, HubOptions };
+export type { Dtype, HubOptions, RerankDocument, RerankResult };
 export type { LoadProgress, ModelSource, SourceCache };

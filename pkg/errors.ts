@@ -1,14 +1,18 @@
 /** Stable error codes: switch on `err.code`, never on the message. */
-export type ErrorCode = "INVALID_ARGUMENT" | "MODEL_LOAD" | "TOKENIZER" | "UNSUPPORTED" | "PARSE" | "INTERNAL" | "ABORTED";
+/** `REMOTE`: a hosted reranker failed (HTTP error, unreachable, malformed answer); see docs/hosted_rankers.md. */
+export type ErrorCode = "INVALID_ARGUMENT" | "MODEL_LOAD" | "TOKENIZER" | "UNSUPPORTED" | "PARSE" | "INTERNAL" | "ABORTED" | "REMOTE";
 
 /** Every error rerankit throws. `message` names the offending field (`documents[2].meta.date: …`). */
 export class RerankitError extends Error {
   readonly code: ErrorCode;
+  /** `REMOTE` errors: the HTTP status of the service's last answer (absent when none came: network, binding). */
+  readonly status?: number;
 
-  constructor(message: string, code: ErrorCode) {
+  constructor(message: string, code: ErrorCode, details?: { status?: number }) {
     super(message);
     this.name = "RerankitError";
     this.code = code;
+    if (details?.status !== undefined) this.status = details.status;
   }
 }
 

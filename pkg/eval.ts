@@ -1,5 +1,5 @@
-// The evaluation API: documents, metrics, rank fusion, the rankers that need no model, Haystack pipeline and
-// graphrag-eval agent evaluation. `rerankit/eval` is this API over its own small wasm module (no tract, tokenizers
+// The evaluation API: documents, metrics, rank fusion, the rankers that need no model (hosted rerankers included:
+// pkg/hosted/), Haystack pipeline and graphrag-eval agent evaluation. `rerankit/eval` is this API over its own small wasm module (no tract, tokenizers
 // or wgpu: built from the crate without its `cpu` and `webgpu` features); `rerankit` exports it too, beside the
 // models (index.ts).
 export { RerankitError, type ErrorCode } from "./errors.js";
@@ -9,6 +9,14 @@ export {
 } from "./document.js";
 export { version, wasmMemoryBytes, wasmRestarts } from "./runtime.js";
 export { RecentnessRanker, LostInTheMiddleRanker, DiversityRanker, fuse, adaptiveWeight, combineScores, type RecentnessRankerOptions, type RankingMode, type LostInTheMiddleRankerOptions, type DiversityRankerOptions, type DiversityQuery, type TextEmbedder, type DocumentLike, type FusionRun, type FuseOptions, type AdaptiveWeightOptions, type CombineScoresOptions } from "./rankers.js";
+export { type Ranker, type RankOptions, type RerankDocument, type RerankResult } from "./ranker.js";
+export { CohereRanker, type CohereRankerOptions } from "./hosted/cohere.js";
+export { WorkersAiRanker, type WorkersAiRankerOptions, type WorkersAiBinding, type WorkersAiRerankInput } from "./hosted/workers_ai.js";
+export { HttpRanker, type HttpRankerOptions, type RetryOptions } from "./hosted/http.js";
+export { rerankApis, cohereApi, jinaApi, voyageApi, teiApi, type RerankApi, type RerankRequest } from "./hosted/rerank_apis.js";
+export type { HostedRankerOptions } from "./hosted/hosted_ranker.js";
+export { withFallback, FallbackRanker, type FallbackOptions, type FallbackWarning } from "./hosted/fallback.js";
+export type { FetchFunction } from "./hosted/json_request.js";
 export { Pipeline, adaptiveRerank, rerankPipeline, type AdaptiveRerankOptions, type AdaptiveRerankResult, type PipelineStep, type NamedStep, type PipelineStage, type PipelineResult, type PairReranker, type RerankPipelineOptions, type RerankPipelineResult } from "./pipeline.js";
 export { evaluateAgent, aggregateAgent, agentJudgePrompts, agentToYaml, type AgentResult, type AgentInput, type Judge, type JudgeReply, type EvaluateAgentOptions } from "./agent_eval.js";
 export { evaluate, parseQrels, parseRun, compareRuns, ParsedQrels, ParsedRun, type QrelsInput, type RunInput, type NestedScores, type EvaluateOptions, type Evaluation, type MetricValue, type CompareOptions, type MeasureComparison } from "./metrics.js";

@@ -87,15 +87,21 @@ export interface PipelineResult {
 
 // ------------------------------------------------------------------------------------------ rerank pipeline
 
-/** Anything that reranks like `CrossEncoder.rerank`: `[{index, score}]`, best first. */
+/**
+ * What `rerankPipeline` calls: the `rerank` of any {@link Ranker} (the local `CrossEncoder`, `CohereRanker`,
+ * `WorkersAiRanker`, `HttpRanker`, `withFallback(...)`), or of anything that reranks like it: `[{index, score}]`,
+ * best first.
+ */
 export interface PairReranker {
   rerank(query: string, documents: readonly Document[], options?: Record<string, unknown>): Promise<readonly { index: number; score: number }[]>;
 }
 
 export interface RerankPipelineOptions {
-  /** The cross-encoder, e.g. `await CrossEncoder.load(...)`. */
-  crossEncoder: PairReranker;
-  /** Options passed to `crossEncoder.rerank` (batchSize, scaleScore, maxChunksPerDoc…; every document is scored). */
+  /** The reranker: `await CrossEncoder.load(...)`, a hosted ranker, `withFallback(hosted, local)`… (or give it as `ranker`). */
+  crossEncoder?: PairReranker;
+  /** The same as `crossEncoder`, by the name that fits a hosted ranker; give one of the two. */
+  ranker?: PairReranker;
+  /** Options passed to the reranker's `rerank` (the local model's batchSize, scaleScore…; every document is scored). */
   rerank?: Record<string, unknown>;
   /**
    * How the reranker's ranking meets the retriever's: `"adaptive"` (default; seed 002: combined score
@@ -127,10 +133,13 @@ export interface RerankPipelineResult extends PipelineResult {
 export async function rerankPipeline(query: string, documents: DocumentLike[], options: RerankPipelineOptions): Promise<RerankPipelineResult> {
   const t0 = performance.now();
   if (typeof query !== "string") invalidArgument("query", "expected a string");
-  options = optionsObject(options, ["crossEncoder", "rerank", "fusion", "adaptive", "rrfK", "topK", "lostInTheMiddle"]);
-  const { crossEncoder, fusion = "adaptive", rrfK = 60, topK = null, lostInTheMiddle = false } = options;
+  options = optionsObject(options, ["crossEncoder", "ranker", "rerank", "fusion", "adaptive", "rrfK", "topK", "lostInTheMiddle"]);
+  const { fusion = "adaptive", rrfK = 60, topK = null, lostInTheMiddle = false } = options;
+  if (options.crossEncoder !== undefined && options.ranker !== undefined) invalidArgument("ranker", "give the reranker as crossEncoder or as ranker, not both");
+  const field = options.ranker !== undefined ? "ranker" : "crossEncoder";
+  const crossEncoder = options.ranker ?? options.crossEncoder;
   if (crossEncoder === null || typeof crossEncoder !== "object" || typeof crossEncoder.rerank !== "function") {
-    invalidArgument("crossEncoder", "expected a CrossEncoder (an object with rerank(query, documents, options))");
+    invalidArgument(field, "expected a Ranker (a CrossEncoder, a hosted ranker: an object with rerank(query, documents, options))");
   }
   if (!["adaptive", "rrf", "none"].includes(fusion)) invalidArgument("fusion", `expected "adaptive", "rrf" or "none", got ${JSON.stringify(fusion)}`);
   if (topK !== null && (!Number.isInteger(topK) || topK < 1)) invalidArgument("topK", "expected an integer ≥ 1 (or null)");

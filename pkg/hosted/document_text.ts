@@ -1,0 +1,86 @@
+// The text a hosted reranker is sent for each document: the listed meta values, then the content, joined with
+// "\n" — the text the local model reads (src/inference/cross_encoder.rs `model_text`, Haystack's
+// `embed_meta_fields`), so a hosted ranker and the local model rank the same strings. Meta values print as
+// Python's `str` (src/python/repr.rs): Haystack builds the text in Python, and a number, list or boolean must
+// read the same whichever ranker sees it. Missing and falsy values are skipped, as Python's truthiness skips them.
+import { invalidArgument } from "../errors.js";
+import type { RerankDocument } from "../ranker.js";
+
+/** The text of `documents[i]` (`field` names the list in errors). */
+export function documentText(document: RerankDocument | undefined, field: string, metaFields: readonly string[]): string {
+  if (typeof document === "string") return document;
+  if (document === null || typeof document !== "object" || Array.isArray(document)) invalidArgument(field, "expected a string, a Document or {content, meta}");
+  const { content, meta } = document as { content?: unknown; meta?: unknown };
+  if (typeof content !== "string") invalidArgument(`${field}.content`, "a reranker needs text content (a string)");
+  if (metaFields.length === 0 || meta === undefined || meta === null) return content;
+  if (typeof meta !== "object" || Array.isArray(meta)) invalidArgument(`${field}.meta`, "expected an object");
+  const parts: string[] = [];
+  for (const key of metaFields) {
+    if (!Object.hasOwn(meta, key)) continue;
+    const value = (meta as Record<string, unknown>)[key];
+    if (truthy(value)) parts.push(pythonStr(value, `${field}.meta.${key}`));
+  }
+  return parts.length === 0 ? content : [...parts, content].join("\n");
+}
+
+function truthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object") return Object.keys(value).length > 0;
+  return true;
+}
+
+/** Python's `str(value)` of a JSON value: strings as they are, anything else as its `repr`. */
+function pythonStr(value: unknown, field: string): string {
+  return typeof value === "string" ? value : pythonRepr(value, field);
+}
+
+function pythonRepr(value: unknown, field: string): string {
+  if (value === null || value === undefined) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? BigInt(value).toString() : reprFloat(value);
+  if (typeof value === "bigint") return value.toString();
+  if (typeof value === "string") return reprStr(value);
+  if (Array.isArray(value)) return `[${value.map((v, i) => pythonRepr(v, `${field}[${i}]`)).join(", ")}]`;
+  if (typeof value === "object" && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)) {
+    return `{${Object.entries(value as object).map(([k, v]) => `${reprStr(k)}: ${pythonRepr(v, `${field}.${k}`)}`).join(", ")}}`;
+  }
+  invalidArgument(field, "expected a JSON value (string, number, boolean, null, list or object)");
+}
+
+/** Python's `repr(float)`: shortest round-trip digits, fixed notation for decimal exponents in [-4, 16). */
+function reprFloat(x: number): string {
+  if (Number.isNaN(x)) return "nan";
+  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  // toExponential() without a digit count gives the shortest digits that round-trip, as Python's repr does
+  const [mantissa, exp] = x.toExponential().split("e");
+  const exponent = Number(exp);
+  const sign = mantissa.startsWith("-") ? "-" : "";
+  const digits = mantissa.replace(/[-.]/g, "");
+  if (exponent >= -4 && exponent < 16) {
+    if (exponent < 0) return `${sign}0.${"0".repeat(-exponent - 1)}${digits}`;
+    const intLen = exponent + 1;
+    if (digits.length <= intLen) return `${sign}${digits.padEnd(intLen, "0")}.0`;
+    return `${sign}${digits.slice(0, intLen)}.${digits.slice(intLen)}`;
+  }
+  const tail = digits.length > 1 ? `.${digits.slice(1)}` : "";
+  return `${sign}${digits[0]}${tail}e${exponent < 0 ? "-" : "+"}${String(Math.abs(exponent)).padStart(2, "0")}`;
+}
+
+/** Python's `repr(str)` for printable text: single quotes unless the text holds `'` and no `"`. */
+function reprStr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const c of s) {
+    const code = c.codePointAt(0)!;
+    if (c === "\\") out += "\\\\";
+    else if (c === "\t") out += "\\t";
+    else if (c === "\n") out += "\\n";
+    else if (c === "\r") out += "\\r";
+    else if (c === quote) out += `\\${c}`;
+    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
+    else out += c;
+  }
+  return out + quote;
+}

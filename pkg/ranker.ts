@@ -1,0 +1,45 @@
+// The one interface every reranker in rerankit implements: the local `CrossEncoder` (a model in wasm), the hosted
+// rankers (pkg/hosted/: Cohere, Workers AI, any Cohere-compatible HTTP endpoint) and `withFallback`'s pair of them.
+// `rerankPipeline` and `withFallback` take any object that implements it, so a hosted ranker and a local model are
+// interchangeable. The shapes are the local model's (pkg/cross_encoder.ts), which came first: results are indices
+// into the caller's list, best first, with the caller's own objects attached on request, never copies.
+//
+// This module holds types only and imports no model code: `rerankit/eval` (built without the models) reaches it
+// through pipeline.ts and the hosted rankers.
+import type { Document } from "./document.js";
+
+/** What a ranker reads: plain text, a `Document`, or `{content, meta}` (text content). */
+export type RerankDocument = string | Document | { content: string; meta?: Record<string, unknown> };
+
+export interface RerankResult<D = RerankDocument> {
+  /** Index of the document in the input list. */
+  index: number;
+  score: number;
+  /** The caller's own object (with `returnDocuments: true`), unchanged: meta embedded for ranking is not in it. */
+  document?: D;
+}
+
+/** The options every ranker takes on each call; each ranker adds its own (the local model's batch size…). */
+export interface RankOptions {
+  /** Keep this many best documents; `null` keeps all. Default: the ranker's (10 for the local model). */
+  topK?: number | null;
+  /** Include the input document in each result. Default false. */
+  returnDocuments?: boolean;
+  /** Stops the call: it rejects with a RerankitError `ABORTED`, the signal's reason as `cause`. */
+  signal?: AbortSignal;
+}
+
+/**
+ * A reranker: `rerank` orders one list for one query; `rerankBatch` is Haystack's `predict_batch` with its three
+ * shapes — (a) one query + a list → a list; (b) one query + a list of lists → each list ranked on its own; (c) n
+ * queries + n lists → list i ranked for query i. Any other shape is `INVALID_ARGUMENT`.
+ */
+export interface Ranker<O extends RankOptions = RankOptions> {
+  /** Documents ranked for `query`: `[{index, score, document?}]`, best first. */
+  rerank<D extends RerankDocument>(query: string, documents: readonly D[], options?: O): Promise<RerankResult<D>[]>;
+  rerankBatch<D extends RerankDocument>(
+    queries: string | readonly string[],
+    documents: readonly D[] | readonly (readonly D[])[],
+    options?: O,
+  ): Promise<RerankResult<D>[] | RerankResult<D>[][]>;
+}
