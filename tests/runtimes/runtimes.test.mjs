@@ -13,6 +13,7 @@ import * as rr from "rerankit";
 import { DOCUMENTS, QUERY, QRELS, RUN, MEASURES, MODEL, MODEL_FILE, PRETRAINED_ID, PRETRAINED_PAIRS, pretrained, scenario } from "./scenario.mjs";
 import { startHub } from "../node/hub_server.mjs";
 import { launchChromium } from "../common/chromium.mjs";
+import { fakeRanking } from "./workerd/fake_ai.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -117,11 +118,12 @@ test("Deno runs rerank and evaluate through the package's deno entry", async () 
   rmSync(denoDir, { recursive: true, force: true });
 });
 
-/** Starts examples/worker in workerd (tests/runtimes/workerd/serve.mjs); resolves to {url, stop}. */
-async function startWorker(persist, args = [`${serverUrl}/models/${MODEL}/${MODEL_FILE}`, `${serverUrl}/models/${MODEL}/tokenizer.json`]) {
+/** Starts examples/worker in workerd (tests/runtimes/workerd/serve.mjs; `env`: its RERANKIT_WORKER_* settings);
+ *  resolves to {url, stop}. */
+async function startWorker(persist, args = [`${serverUrl}/models/${MODEL}/${MODEL_FILE}`, `${serverUrl}/models/${MODEL}/tokenizer.json`], env = {}) {
   const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"), ...args],
     { cwd: root, detached: true, stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist } });
+      env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist, ...env } });
   children.push(child);
   let log = "";
   const keep = (d) => (log = (log + d).slice(-20_000));
@@ -147,7 +149,8 @@ test("a Cloudflare Worker in workerd reranks (Cohere response shape) and evaluat
   const persist = mkdtempSync(path.join(tmpdir(), "rerankit-workerd-persist-"));
   const modelPath = `/models/${MODEL}/${MODEL_FILE}`;
   try {
-    const first = await startWorker(persist);
+    // RERANKER "local" (the default), with a fake env.AI present that must never be called
+    const first = await startWorker(persist, undefined, { RERANKIT_WORKER_FAKE_AI: "1" });
     const post = (url, p, body) => fetch(url + p, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
     const evaluation = await (await post(first.url, "/evaluate", { qrels: QRELS, run: RUN, measures: MEASURES })).json();
     const t0 = Date.now();
@@ -161,6 +164,8 @@ test("a Cloudflare Worker in workerd reranks (Cohere response shape) and evaluat
     assert.equal(bad.status, 400);
     assert.equal((await bad.json()).code, "INVALID_ARGUMENT");
     const stats = await (await fetch(first.url + "/stats")).json();
+    assert.equal((await post(first.url, "/", { query: QUERY, documents: DOCUMENTS })).headers.get("x-reranker"), "local");
+    assert.deepEqual((await (await fetch(first.url + "/__fake-ai")).json()).calls, [], "local mode never calls Workers AI");
     compare({ ids: expected.ids, aggregate: evaluation.aggregate, errorCode: "INVALID_ARGUMENT",
       rerank: reranked.results.map((r) => ({ index: r.index, score: r.relevance_score })) }, "workerd");
     await first.stop();
@@ -174,6 +179,76 @@ test("a Cloudflare Worker in workerd reranks (Cohere response shape) and evaluat
     console.log(`runtime passed: workerd (${stats.version}; first rerank incl. model download + load ${firstMs} ms; ` +
       `wasm memory ${(stats.wasm_memory_bytes / 2 ** 20).toFixed(1)} MiB; second isolate loaded the model from the Cache API)`);
   } finally {
+    rmSync(persist, { recursive: true, force: true });
+  }
+});
+
+test("the Worker's hosted modes with a fake env.AI: workers-ai, and fallback to the local model on error and on timeout", async () => {
+  const persist = mkdtempSync(path.join(tmpdir(), "rerankit-workerd-persist-"));
+  const modelPath = `/models/${MODEL}/${MODEL_FILE}`;
+  const post = (url, p, body) => fetch(url + p, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" } });
+  const body = { query: QUERY, documents: DOCUMENTS.map((text) => ({ text })), top_n: 3 };
+  const fromAi = fakeRanking(QUERY, DOCUMENTS, 3).map((r) => ({ index: r.id, relevance_score: r.score }));
+  /** The local model's top 3 as Node ranks them (scores to 1e-5). */
+  const isLocal = (results, label) => {
+    assert.deepEqual(results.map((r) => r.index), expected.rerank.slice(0, 3).map((r) => r.index), `${label}: the local model's order`);
+    results.forEach((r, i) => assert.ok(Math.abs(r.relevance_score - expected.rerank[i].score) < 1e-5, `${label}: score ${i}`));
+  };
+  assert.notDeepEqual(fromAi.map((r) => r.index), expected.rerank.slice(0, 3).map((r) => r.index), "the fake's ranking is told apart from the model's");
+  const stops = [];
+  try {
+    // RERANKER "workers-ai": the binding ranks; its failure is a 502 REMOTE; no model is ever downloaded
+    const downloads = modelHits.get(modelPath) ?? 0;
+    const hosted = await startWorker(persist, undefined, { RERANKIT_WORKER_FAKE_AI: "1", RERANKIT_WORKER_RERANKER: "workers-ai" });
+    stops.push(hosted.stop);
+    let r = await post(hosted.url, "/", body);
+    let answer = await r.json();
+    assert.equal(r.status, 200, `${JSON.stringify(answer)}\n${hosted.log()}`);
+    assert.equal(r.headers.get("x-reranker"), "workers-ai");
+    assert.deepEqual(answer.results, fromAi);
+    const record = await (await fetch(hosted.url + "/__fake-ai")).json();
+    assert.deepEqual(record.calls, [{ model: "@cf/baai/bge-reranker-base", input: { query: QUERY, contexts: DOCUMENTS.map((text) => ({ text })), top_k: 3 } }]);
+    await post(hosted.url, "/__fake-ai", { mode: "error" });
+    r = await post(hosted.url, "/", body);
+    answer = await r.json();
+    assert.equal(r.status, 502);
+    assert.equal(answer.code, "REMOTE");
+    assert.match(answer.error, /^workers-ai: @cf\/baai\/bge-reranker-base failed: 3040: Capacity temporarily exceeded/);
+    assert.equal(modelHits.get(modelPath) ?? 0, downloads, "workers-ai mode downloads no model");
+    await hosted.stop();
+
+    // RERANKER "fallback": Workers AI while it answers (no model download), the local model on error and on timeout
+    const fallback = await startWorker(persist, undefined, { RERANKIT_WORKER_FAKE_AI: "1", RERANKIT_WORKER_RERANKER: "fallback", RERANKIT_WORKER_FALLBACK_TIMEOUT_MS: "1000" });
+    stops.push(fallback.stop);
+    r = await post(fallback.url, "/", body);
+    answer = await r.json();
+    assert.equal(r.status, 200, `${JSON.stringify(answer)}\n${fallback.log()}`);
+    assert.equal(r.headers.get("x-reranker"), "workers-ai");
+    assert.equal(r.headers.get("x-rerankit-fallback"), null);
+    assert.deepEqual(answer.results, fromAi);
+    assert.equal(modelHits.get(modelPath) ?? 0, downloads, "the model is not loaded while Workers AI answers");
+    await post(fallback.url, "/__fake-ai", { mode: "error" });
+    r = await post(fallback.url, "/", body);
+    answer = await r.json();
+    assert.equal(r.status, 200, `${JSON.stringify(answer)}\n${fallback.log()}`);
+    assert.equal(r.headers.get("x-reranker"), "local");
+    assert.equal(r.headers.get("x-rerankit-fallback"), "REMOTE");
+    isLocal(answer.results, "fallback on error");
+    assert.equal(modelHits.get(modelPath), downloads + 1, "the first fallback loaded the model");
+    await post(fallback.url, "/__fake-ai", { mode: "slow", delayMs: 8000 });
+    const t0 = Date.now();
+    r = await post(fallback.url, "/", body);
+    const ms = Date.now() - t0;
+    answer = await r.json();
+    assert.equal(r.headers.get("x-reranker"), "local");
+    assert.equal(r.headers.get("x-rerankit-fallback"), "TIMEOUT");
+    assert.ok(ms >= 1000 && ms < 6000, `fell back after FALLBACK_TIMEOUT_MS (1000), not the binding's 8 s: ${ms} ms`);
+    isLocal(answer.results, "fallback on timeout");
+    assert.equal((await (await fetch(fallback.url + "/__fake-ai")).json()).calls.length, 1, "Workers AI was asked first");
+    await fallback.stop();
+    console.log(`runtime passed: workerd, examples/worker with a fake env.AI: workers-ai; fallback on REMOTE and on TIMEOUT (${ms} ms)`);
+  } finally {
+    for (const stop of stops) await stop();
     rmSync(persist, { recursive: true, force: true });
   }
 });

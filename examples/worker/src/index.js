@@ -3,15 +3,27 @@
 //   POST /          {query, documents: string[] | {text}[], top_n?}  → {results: [{index, relevance_score}]}
 //   POST /evaluate  {qrels, run, measures}                            → {aggregate, perQuery}
 //   GET  /stats     {version, wasm_memory_bytes}: the wasm linear memory (never shrinks: the isolate's peak)
+//
+// Who ranks is the RERANKER variable (README.md in this folder):
+//   "local" (default)  a cross-encoder in the Worker itself (rerankit's wasm)
+//   "workers-ai"       Workers AI through the AI binding (`[ai] binding = "AI"`; AI_MODEL, default
+//                      @cf/baai/bge-reranker-base)
+//   "fallback"         Workers AI first; the local model when the binding fails or takes longer than
+//                      FALLBACK_TIMEOUT_MS (default 2000). The local model is loaded only when first needed.
+// Each answer says who ranked in the `x-reranker` header ("local" | "workers-ai"), and why the fallback ranked in
+// `x-rerankit-fallback` (TIMEOUT, or the error code: REMOTE…).
+//
 // The model is fetched once per isolate from MODEL_URL / TOKENIZER_URL — or, with MODEL_ID set, by its Hugging Face
 // Hub id (`CrossEncoder.fromPretrained`; optional HF_HOST for a mirror, DTYPE, REVISION). rerankit keeps the files in the Cache API
 // (cache "rerankit-models", keyed by URL), so a new isolate in the same colo does not download them again.
 // The weights are never bundled into the Worker: its script stays small and the model can change without a deploy.
-import { CrossEncoder, RerankitError, evaluate, version, wasmMemoryBytes } from "rerankit";
+import { CrossEncoder, RerankitError, WorkersAiRanker, evaluate, version, wasmMemoryBytes, withFallback } from "rerankit";
+
+const MODES = ["local", "workers-ai", "fallback"];
 
 let rankerPromise = null;
 
-function ranker(env) {
+function localModel(env) {
   const loading = env.MODEL_ID
     ? CrossEncoder.fromPretrained(env.MODEL_ID, { remoteHost: env.HF_HOST || undefined, dtype: env.DTYPE || undefined, revision: env.REVISION || undefined })
     // workers: "auto" starts a pool where the runtime has threads; a Worker has none, so the model runs inline
@@ -23,8 +35,45 @@ function ranker(env) {
   return rankerPromise;
 }
 
-function json(body, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+/** The local model as a ranker that loads on its first call: in "fallback" mode, an isolate whose Workers AI
+ *  calls all succeed never downloads it. */
+function lazyLocal(env) {
+  return {
+    rerank: async (query, documents, options) => (await localModel(env)).rerank(query, documents, options),
+    rerankBatch: async (queries, documents, options) => (await localModel(env)).rerankBatch(queries, documents, options),
+  };
+}
+
+function workersAi(env) {
+  // the Worker's configuration, not the caller's request, is at fault: a 500
+  if (!env.AI) throw new Error('RERANKER: "workers-ai" and "fallback" need the AI binding (wrangler.toml: [ai] binding = "AI")');
+  return new WorkersAiRanker({ ai: env.AI, model: env.AI_MODEL || undefined });
+}
+
+/** This request's ranker, its options, and a record of who answered. */
+async function rankerFor(env) {
+  const mode = env.RERANKER || "local";
+  if (!MODES.includes(mode)) throw new Error(`RERANKER: expected one of ${MODES.join(", ")}, got ${JSON.stringify(mode)}`);
+  // One pair per model call keeps the activations (batch × heads × tokens² for attention) inside a Worker's 128 MB;
+  // on one thread they cost no throughput.
+  const local = { batchSize: Number(env.BATCH_SIZE ?? 1) };
+  const answer = { reranker: mode === "local" ? "local" : "workers-ai", fallback: null };
+  if (mode === "local") return { ranker: await localModel(env), options: local, answer };
+  if (mode === "workers-ai") return { ranker: workersAi(env), options: {}, answer };
+  const ranker = withFallback(workersAi(env), lazyLocal(env), {
+    timeoutMs: Number(env.FALLBACK_TIMEOUT_MS ?? 2000),
+    fallbackOptions: local,
+    onWarning: (message, warning) => {
+      console.warn(message);
+      answer.reranker = "local";
+      answer.fallback = warning.code;
+    },
+  });
+  return { ranker, options: {}, answer };
+}
+
+function json(body, status = 200, headers = {}) {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
 
 export default {
@@ -36,14 +85,14 @@ export default {
       const body = await request.json();
       if (pathname === "/evaluate") return json(evaluate(body.qrels, body.run, body.measures));
       const documents = (body.documents ?? []).map((d) => (typeof d === "string" ? d : d?.text));
-      // One pair per model call keeps the activations (batch × heads × tokens² for attention) inside a Worker's 128 MB;
-      // on one thread they cost no throughput.
-      const batchSize = Number(env.BATCH_SIZE ?? 1);
-      const results = await (await ranker(env)).rerank(body.query, documents, { topK: body.top_n ?? null, batchSize });
-      return json({ results: results.map((r) => ({ index: r.index, relevance_score: r.score })) });
+      const { ranker, options, answer } = await rankerFor(env);
+      const results = await ranker.rerank(body.query, documents, { ...options, topK: body.top_n ?? null });
+      const headers = { "x-reranker": answer.reranker, ...(answer.fallback ? { "x-rerankit-fallback": answer.fallback } : {}) };
+      return json({ results: results.map((r) => ({ index: r.index, relevance_score: r.score })) }, 200, headers);
     } catch (e) {
-      // The caller's mistakes are 400s; a model that cannot be fetched or loaded is the Worker's problem.
-      if (e instanceof RerankitError) return json({ error: e.message, code: e.code }, e.code === "INVALID_ARGUMENT" ? 400 : 500);
+      // The caller's mistakes are 400s; a hosted reranker that fails is a bad gateway; a model that cannot be
+      // fetched or loaded is the Worker's problem.
+      if (e instanceof RerankitError) return json({ error: e.message, code: e.code }, e.code === "INVALID_ARGUMENT" ? 400 : e.code === "REMOTE" ? 502 : 500);
       if (e instanceof SyntaxError) return json({ error: `body: ${e.message}`, code: "INVALID_ARGUMENT" }, 400);
       throw e;
     }

@@ -5,11 +5,14 @@
 //
 //   node tests/runtimes/workerd/serve.mjs MODEL_URL TOKENIZER_URL      (also: bench/runtimes.mjs)
 //   node tests/runtimes/workerd/serve.mjs --id MODEL_ID HUB_URL          (fromPretrained, fp32, from that host)
-// prints one JSON line `{"url": "http://127.0.0.1:PORT/", "pid": …}` when the worker is ready, serves until
+// With RERANKIT_WORKER_RERANKER set, the worker's RERANKER variable (local | workers-ai | fallback; also
+// RERANKIT_WORKER_FALLBACK_TIMEOUT_MS); with RERANKIT_WORKER_FAKE_AI=1, the example runs behind fake_ai_entry.js,
+// which gives it a fake `env.AI` (Workers AI bindings always run remotely: no test could reach a real one).
+// Prints one JSON line `{"url": "http://127.0.0.1:PORT/", "pid": …}` when the worker is ready, serves until
 // SIGTERM/SIGINT or stdin closes, then disposes of workerd. Only 127.0.0.1 is used: no login, no telemetry, no
 // Request.cf download (CLOUDFLARE_CF_FETCH_ENABLED=false).
 import path from "node:path";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 
@@ -30,6 +33,11 @@ const exampleDir = mkdtempSync(path.join(tmpdir(), "rerankit-worker-"));
 process.on("exit", () => rmSync(exampleDir, { recursive: true, force: true }));
 cpSync(path.join(root, "examples", "worker", "wrangler.toml"), path.join(exampleDir, "wrangler.toml"));
 cpSync(path.join(root, "examples", "worker", "src"), path.join(exampleDir, "src"), { recursive: true });
+if (process.env.RERANKIT_WORKER_FAKE_AI) {
+  for (const f of ["fake_ai.mjs", "fake_ai_entry.js"]) cpSync(path.join(root, "tests", "runtimes", "workerd", f), path.join(exampleDir, "src", f));
+  const toml = path.join(exampleDir, "wrangler.toml");
+  writeFileSync(toml, readFileSync(toml, "utf8").replace(/^main = .*$/m, 'main = "src/fake_ai_entry.js"'));
+}
 const installed = path.join(exampleDir, "node_modules", "rerankit");
 cpSync(path.join(root, "package.json"), path.join(installed, "package.json"));
 cpSync(path.join(root, "pkg", "dist"), path.join(installed, "pkg", "dist"), { recursive: true });
@@ -38,12 +46,19 @@ cpSync(path.join(root, "pkg", "dist"), path.join(installed, "pkg", "dist"), { re
 const keep = process.env.RERANKIT_WORKERD_PERSIST;
 const persist = keep ?? mkdtempSync(path.join(tmpdir(), "rerankit-workerd-"));
 
+const text = (value) => ({ type: "plain_text", value });
+const reranker = process.env.RERANKIT_WORKER_RERANKER
+  ? { RERANKER: text(process.env.RERANKIT_WORKER_RERANKER), FALLBACK_TIMEOUT_MS: text(process.env.RERANKIT_WORKER_FALLBACK_TIMEOUT_MS ?? "2000") }
+  : {};
 const worker = await unstable_startWorker({
   config: path.join(exampleDir, "wrangler.toml"),
   sendMetrics: false,
-  bindings: byId
-    ? { MODEL_ID: { type: "plain_text", value: modelUrl }, HF_HOST: { type: "plain_text", value: tokenizerUrl }, DTYPE: { type: "plain_text", value: "fp32" } }
-    : { MODEL_URL: { type: "plain_text", value: modelUrl }, TOKENIZER_URL: { type: "plain_text", value: tokenizerUrl } },
+  bindings: {
+    ...(byId
+      ? { MODEL_ID: text(modelUrl), HF_HOST: text(tokenizerUrl), DTYPE: text("fp32") }
+      : { MODEL_URL: text(modelUrl), TOKENIZER_URL: text(tokenizerUrl) }),
+    ...reranker,
+  },
   dev: {
     remote: false,
     inspector: false,
