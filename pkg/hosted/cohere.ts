@@ -4,7 +4,7 @@
 // documents are sent in pieces, not truncated; retries; errors) is recorded in docs/hosted_rankers.md.
 import { optionsObject } from "../errors.js";
 import { integerOption, stringOption, type HostedRankerOptions } from "./hosted_ranker.js";
-import { HttpRanker, type RetryOptions } from "./http.js";
+import { HttpRanker, apiKeyOption, type RetryOptions } from "./http.js";
 import type { FetchFunction } from "./json_request.js";
 import { cohereApi, type RerankApi } from "./rerank_apis.js";
 
@@ -34,7 +34,7 @@ export class CohereRanker extends HttpRanker {
 
   constructor(options: CohereRankerOptions) {
     const o = optionsObject(options, COHERE_KEYS);
-    const apiKey = stringOption(o.apiKey, "apiKey");
+    const apiKey = apiKeyOption(o.apiKey);
     const model = stringOption(o.model, "model");
     const maxChunksPerDoc = o.maxChunksPerDoc === undefined || o.maxChunksPerDoc === null ? undefined : integerOption(o.maxChunksPerDoc, "maxChunksPerDoc", 1);
     const api: RerankApi = maxChunksPerDoc === undefined ? cohereApi : {

@@ -102,7 +102,7 @@ export abstract class HostedRanker implements Ranker {
     options?: RankOptions,
   ): Promise<RerankResult<D>[] | RerankResult<D>[][]> {
     const call = this.#callOptions(options);
-    const qs = typeof queries === "string" ? [queryText(queries, "queries")] : Array.isArray(queries) ? (checkListLength(queries, "queries"), Array.from(queries, (q, i) => queryText(q, `queries[${i}]`))) : invalidArgument("queries", "expected a string or an array of strings");
+    const qs = queryList(queries);
     if (!Array.isArray(documents)) invalidArgument("documents", "expected an array of documents (or of arrays of documents)");
     checkListLength(documents, "documents");
     const nested = documents.length > 0 && Array.from(documents).every((d) => Array.isArray(d));
@@ -188,6 +188,13 @@ export abstract class HostedRanker implements Ranker {
     if (seen.size < (topN ?? count)) bad(`${seen.size} results for ${count} documents (${topN ?? count} needed)`);
     return scored as Scored[];
   }
+}
+
+function queryList(queries: unknown): string[] {
+  if (typeof queries === "string") return [queryText(queries, "queries")];
+  if (!Array.isArray(queries)) invalidArgument("queries", `expected a string or an array of strings, got ${describe(queries)}`);
+  checkListLength(queries, "queries");
+  return Array.from(queries, (q, i) => queryText(q, `queries[${i}]`));
 }
 
 function queryText(query: unknown, field: string): string {

@@ -36,6 +36,12 @@ export interface HttpRankerOptions extends HostedRankerOptions, RetryOptions {
 
 const HTTP_KEYS = [...HOSTED_RANKER_KEYS, "baseUrl", "api", "apiKey", "model", "headers", "fetch", "name", "maxRetries", "retryDelayMs", "maxRetryDelayMs"];
 
+/** The API key, checked without ever printing it (a wrong type is named, not shown). */
+export function apiKeyOption(value: unknown): string {
+  if (typeof value !== "string" || value.length === 0) invalidArgument("apiKey", `expected a non-empty string, got ${value === "" ? "an empty string" : value === null ? "null" : typeof value}`);
+  return value;
+}
+
 /** Retry options, checked. */
 export function retryPolicy(options: RetryOptions): RetryPolicy {
   return {
@@ -74,10 +80,10 @@ export class HttpRanker extends HostedRanker {
     this.url = url.href;
     this.service = o.name === undefined ? url.host : stringOption(o.name, "name");
     this.model = o.model === undefined ? undefined : stringOption(o.model, "model");
-    this.#apiKey = o.apiKey === undefined ? undefined : stringOption(o.apiKey, "apiKey");
+    this.#apiKey = o.apiKey === undefined ? undefined : apiKeyOption(o.apiKey);
     const headers = o.headers ?? {};
     if (headers === null || typeof headers !== "object" || Array.isArray(headers)) invalidArgument(`headers`, `expected {name: value}, got ${describe(headers)}`);
-    for (const [k, v] of Object.entries(headers)) if (typeof v !== "string") invalidArgument(`headers.${k}`, `expected a string, got ${describe(v)}`);
+    for (const [k, v] of Object.entries(headers)) if (typeof v !== "string") invalidArgument(`headers.${k}`, `expected a string, got ${v === null ? "null" : typeof v}`);
     this.#headers = { ...headers };
     if (o.fetch !== undefined && typeof o.fetch !== "function") invalidArgument(`fetch`, `expected a function, got ${describe(o.fetch)}`);
     // called as a plain function, never as a method: workerd's fetch throws "Illegal invocation" on another `this`

@@ -28,7 +28,8 @@ export interface JsonRequest {
   fetch: FetchFunction;
   retry: RetryPolicy;
   signal: AbortSignal;
-  /** The caller's signal: its abort is `ABORTED`, which {@link CallControl.check} throws. */
+  /** `signal` as a {@link CallControl}: once it fires, every step throws `ABORTED` (the caller aborted, or a
+   *  sibling request of the same call failed and the call's first error is already on its way). */
   control: CallControl;
   /** Strings never to appear in an error. */
   secrets: readonly string[];
@@ -53,8 +54,6 @@ export async function postJson(request: JsonRequest): Promise<unknown> {
       });
     } catch (e) {
       control.check();
-      // a sibling request failed and aborted this one: its error is the call's, this one is not reported
-      if (signal.aborted) throw signal.reason;
       failure = `request failed (${clean(e instanceof Error ? e.message : String(e))})`;
     }
     if (response !== undefined) {
@@ -101,7 +100,6 @@ async function readText(response: Response, request: JsonRequest): Promise<strin
     return await response.text();
   } catch (e) {
     request.control.check();
-    if (request.signal.aborted) throw request.signal.reason;
     throw new RerankitError(`${request.service}: the answer broke off (${redact(e instanceof Error ? e.message : String(e), request.secrets)})`, "REMOTE", { status: response.status });
   }
 }

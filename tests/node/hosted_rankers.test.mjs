@@ -324,6 +324,9 @@ test("options are checked like the rest of the package: unknown names, wrong typ
   throwsInvalid(() => new CohereRanker({ ...base, max_chunks_per_doc: 3 }), "max_chunks_per_doc");
   throwsInvalid(() => new CohereRanker({ model: "m" }), "apiKey");
   throwsInvalid(() => new CohereRanker({ ...base, apiKey: 42 }), "apiKey");
+  // a key of the wrong type is named by its type, never printed
+  assert.throws(() => new CohereRanker({ ...base, apiKey: 8675309123 }), (e) => e.message === "apiKey: expected a non-empty string, got number");
+  assert.throws(() => new HttpRanker({ baseUrl: mock.url, api: rerankApis.cohere, headers: { "x-api-key": 8675309123 } }), (e) => e.message === "headers.x-api-key: expected a string, got number");
   throwsInvalid(() => new CohereRanker({ ...base, model: undefined }), "model");
   throwsInvalid(() => new CohereRanker({ ...base, embedMetaFields: "title" }), "embedMetaFields");
   throwsInvalid(() => new CohereRanker({ ...base, embedMetaFields: ["title", 3] }), "embedMetaFields[1]");
