@@ -23,36 +23,61 @@ export function documentText(document: RerankDocument | undefined, field: string
   return parts.length === 0 ? content : [...parts, content].join("\n");
 }
 
+/** Python's truthiness of the value the local model would read (`undefined` is None, a Date a string). */
 function truthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === "object") return Object.keys(value).length > 0;
+  if (value === null || value === undefined || value === false || value === 0 || value === 0n || value === "") return false;
+  if (Array.isArray(value) || ArrayBuffer.isView(value)) return (value as ArrayLike<unknown>).length > 0;
+  if (value instanceof Map) return value.size > 0;
+  if (typeof value === "object" && !(value instanceof Date)) return Object.values(value).some((v) => v !== undefined);
   return true;
 }
 
-/** Python's `str(value)` of a JSON value: strings as they are, anything else as its `repr`. */
+/** Deepest nesting read, as the wasm side's conversion (bindings/wasm/src/convert.rs): deeper is almost surely a cycle. */
+const MAX_DEPTH = 128;
+
+/** Python's `str(value)` of the JSON value the local model would read: strings (and Dates, as ISO text) as they are, anything else as its `repr`. */
 function pythonStr(value: unknown, field: string): string {
-  return typeof value === "string" ? value : pythonRepr(value, field);
+  if (typeof value === "string") return value;
+  if (value instanceof Date) return isoDate(value, field);
+  return pythonRepr(value, field, 0);
 }
 
-function pythonRepr(value: unknown, field: string): string {
+function isoDate(date: Date, field: string): string {
+  if (Number.isNaN(date.getTime())) invalidArgument(field, "an invalid Date");
+  return date.toISOString();
+}
+
+function pythonRepr(value: unknown, field: string, depth: number): string {
+  if (depth > MAX_DEPTH) invalidArgument(field, `nested deeper than ${MAX_DEPTH} levels (a cycle?)`);
   if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
-  if (typeof value === "number") return Number.isInteger(value) && Math.abs(value) < 2 ** 63 ? BigInt(value).toString() : reprFloat(value);
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value === "string") return reprStr(value);
-  if (Array.isArray(value)) return `[${value.map((v, i) => pythonRepr(v, `${field}[${i}]`)).join(", ")}]`;
-  if (typeof value === "object" && (Object.getPrototypeOf(value) === Object.prototype || Object.getPrototypeOf(value) === null)) {
-    return `{${Object.entries(value as object).map(([k, v]) => `${reprStr(k)}: ${pythonRepr(v, `${field}.${k}`)}`).join(", ")}}`;
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) invalidArgument(field, `${value} is not a finite number`);
+    // the conversion keeps integral values within the safe range as integers (Python prints `1`, not `1.0`)
+    return Number.isSafeInteger(value) && !Object.is(value, -0) ? String(value) : reprFloat(value);
   }
-  invalidArgument(field, "expected a JSON value (string, number, boolean, null, list or object)");
+  if (typeof value === "bigint") {
+    if (value < -(2n ** 63n) || value >= 2n ** 63n) invalidArgument(field, "a BigInt outside the 64-bit range");
+    return value.toString();
+  }
+  if (typeof value === "string") return reprStr(value);
+  if (typeof value === "function" || typeof value === "symbol") invalidArgument(field, "functions and symbols are not data");
+  if (value instanceof Date) return reprStr(isoDate(value, field));
+  if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+    return `[${Array.from(value as ArrayLike<unknown>, (v, i) => pythonRepr(v, `${field}[${i}]`, depth + 1)).join(", ")}]`;
+  }
+  const entries = value instanceof Map ? [...value.entries()].map(([k, v]) => [typeof k === "string" ? k : JSON.stringify(k), v] as const) : Object.entries(value as object);
+  // JSON drops undefined properties, and so does the conversion the local model reads through
+  const kept = entries.filter(([, v]) => v !== undefined);
+  return `{${kept.map(([k, v]) => `${reprStr(String(k))}: ${pythonRepr(v, `${field}.${k}`, depth + 1)}`).join(", ")}}`;
 }
 
 /** Python's `repr(float)`: shortest round-trip digits, fixed notation for decimal exponents in [-4, 16). */
 function reprFloat(x: number): string {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+  if (Object.is(x, -0)) return "-0.0";
   // toExponential() without a digit count gives the shortest digits that round-trip, as Python's repr does
   const [mantissa, exp] = x.toExponential().split("e");
   const exponent = Number(exp);

@@ -158,7 +158,9 @@ test("embedMetaFields: meta values precede the content in the text sent; the doc
 test("embedMetaFields: the text sent is the text the local model reads (same scores on the tiny model)", async () => {
   mock.reset();
   const ce = await CrossEncoder.load({ model: path.join(tiny, "onnx/model.onnx"), tokenizer: path.join(tiny, "tokenizer.json") });
-  const metas = [{ m: 3 }, { m: 2.5 }, { m: 1e20 }, { m: 1e-5 }, { m: 1e19 }, { m: ["x", 1, false, null, { k: "v" }] }, { m: "it's" }, { m: true }, { m: 0 }];
+  const metas = [{ m: 3 }, { m: 2.5 }, { m: 1e20 }, { m: 1e-5 }, { m: 1e19 }, { m: ["x", 1, false, null, { k: "v" }] }, { m: "it's" }, { m: true }, { m: 0 },
+    { m: 1e16 }, { m: 2 ** 53 }, { m: [-0, -2.5, 2 ** 53 - 1] }, { m: { a: undefined, b: 1 } }, { m: new Date(0) }, { m: [new Date(0)] }, { m: 12n },
+    { m: new Map([["k", 1]]) }, { m: new Float32Array([0.5, 1]) }, { m: 'say "hi" it\'s\n\ttab' }, { m: ['say "hi"', "it's", "a\\b"] }];
   const docs = metas.map((meta) => ({ content: "body text", meta }));
   await cohere({ embedMetaFields: ["m"], topK: null }).rerank("what is it", docs);
   const sent = mock.requests[0].body.documents;
@@ -168,6 +170,13 @@ test("embedMetaFields: the text sent is the text the local model reads (same sco
   const asText = await ce.rerank("what is it", sent, { topK: null });
   for (let i = 0; i < docs.length; i++) {
     assert.equal(local.find((r) => r.index === i).score, asText.find((r) => r.index === i).score, `document ${i}: ${JSON.stringify(sent[i])}`);
+  }
+  // values the local model refuses are refused here too, naming the path
+  const cyclic = { name: "c" };
+  cyclic.self = cyclic;
+  for (const [m, pattern] of [[cyclic, /^documents\[0\]\.meta\.m(\.self)+(\.name)?: nested deeper than 128 levels \(a cycle\?\)/], [[1, Number.NaN], /^documents\[0\]\.meta\.m\[1\]: NaN is not a finite number/], [[() => 1], /functions and symbols are not data/]]) {
+    await rejectsWith(cohere({ embedMetaFields: ["m"] }).rerank("q", [{ content: "c", meta: { m } }]), "INVALID_ARGUMENT", pattern);
+    await rejectsWith(ce.rerank("q", [{ content: "c", meta: { m } }], { embedMetaFields: ["m"] }), "INVALID_ARGUMENT", /./);
   }
   ce.free();
 });
