@@ -24,7 +24,8 @@ export class AbortScope {
   }
 
   dispose(): void {
-    this.#parent?.removeEventListener("abort", this.#follow);
+    // optional: a signal-like object the caller made may lack it
+    this.#parent?.removeEventListener?.("abort", this.#follow);
   }
 }
 
@@ -37,7 +38,7 @@ export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void
       reject(signal!.reason);
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
+      signal?.removeEventListener?.("abort", onAbort);
       resolve();
     }, ms);
     signal?.addEventListener("abort", onAbort, { once: true });

@@ -67,10 +67,17 @@ function pythonRepr(value: unknown, field: string, depth: number): string {
   if (Array.isArray(value) || ArrayBuffer.isView(value)) {
     return `[${Array.from(value as ArrayLike<unknown>, (v, i) => pythonRepr(v, `${field}[${i}]`, depth + 1)).join(", ")}]`;
   }
-  const entries = value instanceof Map ? [...value.entries()].map(([k, v]) => [typeof k === "string" ? k : JSON.stringify(k), v] as const) : Object.entries(value as object);
+  const entries = value instanceof Map ? [...value.entries()].map(([k, v]) => [mapKey(k, field), v] as const) : Object.entries(value as object);
   // JSON drops undefined properties, and so does the conversion the local model reads through
   const kept = entries.filter(([, v]) => v !== undefined);
   return `{${kept.map(([k, v]) => `${reprStr(String(k))}: ${pythonRepr(v, `${field}.${k}`, depth + 1)}`).join(", ")}}`;
+}
+
+/** A Map key as the wasm conversion names it: a string, or the JSON text of a number, boolean or null. */
+function mapKey(key: unknown, field: string): string {
+  if (typeof key === "string") return key;
+  if ((typeof key === "number" && Number.isFinite(key)) || typeof key === "boolean" || key === null) return JSON.stringify(key);
+  invalidArgument(field, "a Map key that is neither a string nor JSON data");
 }
 
 /** Python's `repr(float)`: shortest round-trip digits, fixed notation for decimal exponents in [-4, 16). */

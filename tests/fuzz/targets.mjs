@@ -62,6 +62,20 @@ export async function load(R) {
   const built = R.EvaluationResult.build(input);
   const csv = built.toCsvFiles();
 
+  // hosted rankers, offline: a fetch that answers like Cohere's API and a fake Workers AI binding
+  const cohereFetch = async (url, init) => {
+    const body = JSON.parse(init.body);
+    const results = body.documents.map((_, index) => ({ index, relevance_score: 1 / (1 + index) })).slice(0, body.top_n ?? body.documents.length);
+    return new Response(JSON.stringify({ results }), { status: 200, headers: { "content-type": "application/json" } });
+  };
+  const fakeAi = { run: async (model, input) => ({ response: input.contexts.map((_, id) => ({ id, score: 1 / (1 + id) })).slice(0, input.top_k) }) };
+  const cohere = () => new R.CohereRanker({ apiKey: "key", model: "rerank-v3.5", fetch: cohereFetch, embedMetaFields: ["x"], maxRetries: 0 });
+  const failing = { rerank: async () => { throw new R.RerankitError("primary: HTTP 503", "REMOTE"); }, rerankBatch: async () => { throw new Error("down"); } };
+  const hostedHealth = async () => {
+    const r = await cohere().rerank("cat", ["the cat sat", "a dog"]);
+    if (r.length !== 2) throw new Error("CohereRanker after the error returned " + r.length + " results");
+  };
+
   const targets = [
     // documents
     { name: "new Document", args: () => [{ content: "text", meta: { a: 1 }, score: 0.5, embedding: [1, 2] }], call: (a) => new R.Document(a) },
@@ -89,6 +103,12 @@ export async function load(R) {
     { name: "adaptiveWeight", args: () => [[0.9, 0.5, 0.1], [0.2, 0.8, 0.4], { error: "mse" }], call: (a, b, c) => R.adaptiveWeight(a, b, c) },
     { name: "combineScores", args: () => [[0.9, 0.5, 0.1], [0.2, 0.8, 0.4], { weight: 0.5 }], call: (a, b, c) => R.combineScores(a, b, c) },
     { name: "adaptiveRerank", args: () => [docs(), [0.2, 0.8, 0.4], { topK: 2 }], call: (a, b, c) => R.adaptiveRerank(a, b, c) },
+    { name: "new CohereRanker", args: () => [{ apiKey: "key", model: "rerank-v3.5", topK: 2, maxChunksPerDoc: 3, embedMetaFields: ["x"], baseUrl: "http://127.0.0.1:9", maxRetries: 1, retryDelayMs: 1 }], call: (o) => new R.CohereRanker(o) },
+    { name: "CohereRanker#rerank", args: () => ["cat", ["the cat sat", { content: "a dog", meta: { x: [1, "a"] } }], { topK: 1, returnDocuments: true, signal: new AbortController().signal }], call: (q, d, o) => cohere().rerank(q, d, o), health: hostedHealth },
+    { name: "CohereRanker#rerankBatch", args: () => [["cat", "dog"], [["the cat sat", "a dog"], [{ content: "a dog ran", meta: { x: 2 } }]], { topK: 1 }], call: (q, d, o) => cohere().rerankBatch(q, d, o), health: hostedHealth },
+    { name: "new HttpRanker + rerank", args: () => [{ baseUrl: "http://127.0.0.1:9", api: null, model: "m", topK: 2, headers: { "x-key": "value" }, maxDocumentsPerRequest: 1 }, "cat", ["the cat sat", "a dog"]], call: (o, q, d) => new R.HttpRanker(plain(o) && o.api === null ? { ...o, api: R.rerankApis.cohere, fetch: cohereFetch } : o).rerank(q, d) },
+    { name: "new WorkersAiRanker + rerank", args: () => [{ ai: null, model: "@cf/baai/bge-reranker-base", topK: 2 }, "cat", ["the cat sat", "a dog"], { topK: 1 }], call: (o, q, d, c) => new R.WorkersAiRanker(plain(o) && o.ai === null ? { ...o, ai: fakeAi } : o).rerank(q, d, c) },
+    { name: "withFallback + rerank", args: () => [{ timeoutMs: 1000, onWarning: null, fallbackOptions: { batchSize: 2 } }, "cat", ["the cat sat", "a dog"], { topK: 1 }], call: (o, q, d, c) => R.withFallback(failing, models.ce, plain(o) && o.onWarning === null ? { ...o, onWarning: () => {} } : o).rerank(q, d, c), health: ceHealth },
     { name: "rerankPipeline", args: () => ["cat", docs(), { topK: 2, crossEncoder: null }], call: (q, d, o) => R.rerankPipeline(q, d, plain(o) && o.crossEncoder === null ? { ...o, crossEncoder: models.ce } : o) },
     { name: "Pipeline#run", args: () => [docs(), 2], call: (d, k) => new R.Pipeline([new R.LostInTheMiddleRanker({ topK: k })]).run(d) },
     { name: "new Pipeline", args: () => [[{ name: "litm", step: null }, (docs) => docs]], call: (steps) => new R.Pipeline(Array.isArray(steps) && steps.length < 10 ? steps.map((s) => (s && typeof s === "object" && s.step === null ? { ...s, step: new R.LostInTheMiddleRanker({}) } : s)) : steps) },
