@@ -7,6 +7,7 @@
 
 use super::batching::Batch;
 use super::model_info::{InputRole, ModelInfo};
+use super::{middle_broadcast_add, row_quantization};
 use crate::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use tract_onnx::pb;
@@ -20,44 +21,52 @@ pub struct CpuPlan {
     inputs: Vec<InputRole>,
     /// The output's dimensions after optimisation: `None` for symbolic ones (batch, sequence).
     pub output_dims: Vec<Option<usize>>,
-    /// The graph quantises activations at run time (`DynamicQuantizeLinear`): one scale per tensor, so in a
-    /// padded batch the padding rows' activations would set the scale of the real rows. Such models run one
-    /// unpadded row per call (measured on all-MiniLM-L6-v2 int8: cosine to fp32 0.976 in padded batches of 8,
-    /// 0.986 one text per call, onnxruntime's own int8 0.987).
+    /// The graph quantises activations at run time (`DynamicQuantizeLinear`). Such models run one unpadded row
+    /// per call. With one scale per tensor (a chain [`row_quantization`] could not fuse), a padded batch's
+    /// padding rows would set the real rows' scale (measured on all-MiniLM-L6-v2 int8: cosine to fp32 0.976 in
+    /// padded batches of 8, 0.986 one text per call, onnxruntime's own int8 0.987). With a scale per row the
+    /// padding cannot move a scale, but it still changes the last bit of some float sums (a softmax over more
+    /// keys), and a last bit that moves a value across a rounding boundary flips an int8 value, which the next
+    /// layers amplify to int8-noise size (0.6 on ce-probe's logits). Rows alone give the same logits whatever
+    /// the batch, the batch size or the number of workers.
     dynamic_quantization: bool,
 }
 
 impl CpuPlan {
-    /// Builds the plan for output `output` of the graph described by `info`.
-    pub fn new(proto: &pb::ModelProto, info: &ModelInfo, output: &str) -> Result<Self> {
+    /// Builds the plan for output `output` of the graph described by `info`, after fusing its dynamic
+    /// quantisation chains ([`row_quantization`]).
+    pub fn new(mut proto: pb::ModelProto, info: &ModelInfo, output: &str) -> Result<Self> {
         if !info.outputs.iter().any(|o| o == output) {
             return Err(Error::model_load(format!(
                 "model: no output named {output:?} (the graph outputs {:?})",
                 info.outputs
             )));
         }
+        let dynamic_quantization =
+            proto.graph.as_ref().is_some_and(|g| g.node.iter().any(|n| n.op_type == "DynamicQuantizeLinear"));
+        row_quantization::fusion::fuse(&mut proto);
         let typed = guarded("model: cannot prepare the graph for tract", || {
             // The file's own shape annotations are ignored: exports name their dims differently ("batch",
             // "batch_size", "B", "unk__0"…) and tools like onnxruntime's quantizer add `value_info` entries
             // whose symbols tract cannot unify with ours. Our `B × S` input facts are the only shape source;
             // tract infers every other shape from them.
-            let mut model = tract_onnx::onnx()
+            let mut model = row_quantization::onnx()
                 .with_ignore_output_shapes(true)
                 .with_ignore_value_info(true)
-                .model_for_proto_model(proto)?;
+                .model_for_proto_model(&proto)?;
             let b = model.sym("B");
             let s = model.sym("S");
             for i in 0..info.inputs.len() {
                 model.set_input_fact(i, InferenceFact::dt_shape(i64::datum_type(), [b.to_dim(), s.to_dim()]))?;
             }
             model.select_outputs_by_name([output])?;
-            model.into_optimized()
+            let mut typed = model.into_optimized()?;
+            middle_broadcast_add::replace(&mut typed)?;
+            Ok(typed)
         })?;
         let fact = typed.output_fact(0).map_err(|e| Error::model_load(format!("model: {e}")))?.clone();
         let output_dims = fact.shape.iter().map(|d| d.to_usize().ok()).collect();
         let plan = guarded("model: cannot make the graph runnable", || typed.into_runnable())?;
-        let dynamic_quantization =
-            proto.graph.as_ref().is_some_and(|g| g.node.iter().any(|n| n.op_type == "DynamicQuantizeLinear"));
         Ok(CpuPlan { plan, inputs: info.inputs.clone(), output_dims, dynamic_quantization })
     }
 

@@ -146,7 +146,7 @@ impl CrossEncoder {
                 info.outputs
             )));
         }
-        let plan = CpuPlan::new(&proto, &info, "logits")?;
+        let plan = CpuPlan::new(proto, &info, "logits")?;
         let num_labels = match plan.output_dims.as_slice() {
             [_, Some(n)] if *n >= 1 => *n,
             [_, None] => info.config_num_labels.unwrap_or(1),

@@ -84,7 +84,7 @@ impl Embedder {
         let output = STATE_OUTPUTS.iter().find(|o| info.outputs.iter().any(|x| x == *o)).ok_or_else(|| {
             Error::model_load(format!("model: an encoder must output last_hidden_state; this graph outputs {:?}", info.outputs))
         })?;
-        let plan = CpuPlan::new(&proto, &info, output)?;
+        let plan = CpuPlan::new(proto, &info, output)?;
         let dimension = match plan.output_dims.as_slice() {
             [_, _, Some(h)] => *h,
             other => return Err(Error::model_load(format!("model: {output} must be [batch, sequence, hidden], got {other:?}"))),

@@ -1,0 +1,71 @@
+//! The i16 × i8 → i32 micro-kernel: `C[4×8] = A[4×k] · B[k×8]`, one pair of k per step.
+//!
+//! Layouts (written by [`super::gemm`]): an A panel holds, per pair of k, the 4 rows' two values as i16,
+//! `a[p·8 + r·2 + j]` (the activations are quantised straight into i16, so the kernel never widens them); a B
+//! panel holds, per pair, the 8 columns' two values as i8, `b[p·16 + c·2 + j]`.
+//!
+//! **Why this shape.** Per pair, B's 16 bytes are one load and two `i16x8.extend` (columns 0–3 and 4–7); each
+//! row's pair is one `v128.load32_splat` → `[a0, a1, a0, a1, …]`, and `i32x4.dot_i16x8_s` against a B half gives
+//! `a0·b(c, k0) + a1·b(c, k1)` for four columns at once, one lane per column — so the accumulators are the
+//! output columns and need no folding. 23 instructions per 64 multiply-accumulates (the 4×4 `PackedI8K4` tile
+//! of `wasm_gemm::i8_dot` takes 27 and a shuffle fold), with 8 accumulators + 2 B halves + 1 A splat live:
+//! under the 16 vector registers V8 gives wasm on x86-64. Products of values in [-127, 127] × [-128, 127]
+//! summed in pairs cannot overflow, and i32 sums are exact, so both versions below give the same integers.
+
+pub const MR: usize = 4;
+pub const NR: usize = 8;
+
+/// `C = A panel · B panel` over `pairs` pairs of k (SIMD128).
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+pub fn tile(a: &[i16], b: &[i8], pairs: usize) -> [[i32; NR]; MR] {
+    use std::arch::wasm32::*;
+    assert!(a.len() >= pairs * 8 && b.len() >= pairs * 16);
+    let mut c = [[0i32; NR]; MR];
+    // SAFETY: the assert bounds every load below: per pair, 16 bytes of A (4 × load32) and 16 bytes of B.
+    unsafe {
+        let z = i32x4_splat(0);
+        let (mut l0, mut h0, mut l1, mut h1) = (z, z, z, z);
+        let (mut l2, mut h2, mut l3, mut h3) = (z, z, z, z);
+        let mut pa = a.as_ptr();
+        let mut pb = b.as_ptr();
+        for _ in 0..pairs {
+            let bv = v128_load(pb as *const v128);
+            let blo = i16x8_extend_low_i8x16(bv);
+            let bhi = i16x8_extend_high_i8x16(bv);
+            let a0 = v128_load32_splat(pa as *const u32);
+            l0 = i32x4_add(l0, i32x4_dot_i16x8(a0, blo));
+            h0 = i32x4_add(h0, i32x4_dot_i16x8(a0, bhi));
+            let a1 = v128_load32_splat(pa.add(2) as *const u32);
+            l1 = i32x4_add(l1, i32x4_dot_i16x8(a1, blo));
+            h1 = i32x4_add(h1, i32x4_dot_i16x8(a1, bhi));
+            let a2 = v128_load32_splat(pa.add(4) as *const u32);
+            l2 = i32x4_add(l2, i32x4_dot_i16x8(a2, blo));
+            h2 = i32x4_add(h2, i32x4_dot_i16x8(a2, bhi));
+            let a3 = v128_load32_splat(pa.add(6) as *const u32);
+            l3 = i32x4_add(l3, i32x4_dot_i16x8(a3, blo));
+            h3 = i32x4_add(h3, i32x4_dot_i16x8(a3, bhi));
+            pa = pa.add(8);
+            pb = pb.add(16);
+        }
+        let out = c.as_mut_ptr() as *mut v128;
+        for (i, v) in [l0, h0, l1, h1, l2, h2, l3, h3].into_iter().enumerate() {
+            v128_store(out.add(i), v);
+        }
+    }
+    c
+}
+
+/// `C = A panel · B panel` over `pairs` pairs of k (portable: native builds and tests).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+pub fn tile(a: &[i16], b: &[i8], pairs: usize) -> [[i32; NR]; MR] {
+    let mut c = [[0i32; NR]; MR];
+    for (ap, bp) in a.chunks_exact(8).zip(b.chunks_exact(16)).take(pairs) {
+        for (r, row) in c.iter_mut().enumerate() {
+            let (a0, a1) = (ap[r * 2] as i32, ap[r * 2 + 1] as i32);
+            for (col, acc) in row.iter_mut().enumerate() {
+                *acc += a0 * bp[col * 2] as i32 + a1 * bp[col * 2 + 1] as i32;
+            }
+        }
+    }
+    c
+}
