@@ -110,7 +110,8 @@ export function withFallback(primary: Ranker<any>, fallback: Ranker<any>, option
   return new FallbackRanker(primary, fallback, options);
 }
 
-function checkRanker(ranker: unknown, field: string): void {
+/** Refuses anything that is not a {@link Ranker} (`INVALID_ARGUMENT` naming `field`): withFallback's pair, the integrations' ranker. */
+export function checkRanker(ranker: unknown, field: string): void {
   const r = ranker as { rerank?: unknown; rerankBatch?: unknown } | null;
   if (r === null || typeof r !== "object" || typeof r.rerank !== "function" || typeof r.rerankBatch !== "function") {
     invalidArgument(field, `expected a Ranker (rerank and rerankBatch: a CrossEncoder, CohereRanker, WorkersAiRanker, HttpRanker…), got ${describe(ranker)}`);

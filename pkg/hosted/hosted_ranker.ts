@@ -54,7 +54,8 @@ export function stringOption(value: unknown, field: string): string {
   return value;
 }
 
-function topKOption(value: unknown, field: string): number | null {
+/** `value` as a `topK`: an integer ≥ 1, or `null` (keep all); `INVALID_ARGUMENT` naming `field` otherwise. */
+export function topKOption(value: unknown, field: string): number | null {
   return value === null ? null : integerOption(value, field, 1);
 }
 
