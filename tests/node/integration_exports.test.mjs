@@ -1,11 +1,12 @@
 // The three integration subpaths (issue #29) as a user installs them: their types fit the frameworks' own types
 // (a ContextualCompressionRetriever takes RerankCompressor, a RetrieverQueryEngine takes RerankPostprocessor,
-// `rerank()` takes the model), `rerankit` itself never loads a framework, and package.json keeps the frameworks
-// optional peer dependencies with exactly pinned versions to test against.
+// `rerank()` takes the model), `rerankit` itself never loads a framework, package.json keeps the frameworks
+// optional peer dependencies with exactly pinned versions to test against, and the examples run.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -87,4 +88,18 @@ test("package.json: a subpath export per integration (types first), the framewor
     assert.match(pkg.devDependencies[name], /^\d+\.\d+\.\d+$/, `${name}: the tested version, pinned exactly`);
   }
   for (const name of ["@langchain/classic", "ai"]) assert.match(pkg.devDependencies[name], /^\d+\.\d+\.\d+$/, name);
+});
+
+test("examples/langchain, examples/llamaindex, examples/ai-sdk run and print three reranked results", () => {
+  // small-ce-1 (13 MB, from $RERANKIT_MODELS: npm run fixtures) rather than the examples' default ce-probe (110 MB):
+  // what is checked is that each example runs its framework's pipeline, not the model. One after the other: each
+  // process compiles the wasm module, and two at once on CI's 2 cores take longer than in turn.
+  const models = process.env.RERANKIT_MODELS || path.join(os.homedir(), ".cache/rerankit/models");
+  const env = { ...process.env, RERANKIT_MODELS: models, RERANKIT_MODEL: "small-ce-1" };
+  for (const example of ["langchain", "llamaindex", "ai-sdk"]) {
+    const out = execFileSync(process.execPath, [path.join(root, "examples", example, "index.mjs")], { cwd: root, env, encoding: "utf8" });
+    const scores = out.split("\n").filter((line) => /^\d\.\d{4} {2}\[/.test(line)).map((line) => Number(line.slice(0, 6)));
+    assert.equal(scores.length, 3, `${example}:\n${out}`);
+    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), `${example}: best first`);
+  }
 });
