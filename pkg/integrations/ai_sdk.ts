@@ -3,8 +3,8 @@
 //
 // The model implements @ai-sdk/provider's `RerankingModelV3`, not V4: `ai` 7 takes both (it reads a V3 model
 // as V4 without a warning: the call and its result are the same shape), and `ai` 6 takes only V3, so one model
-// serves both majors. Nothing from the AI SDK is imported at run time — the provider interface is types only —
-// so this module loads without `ai` installed (a test double, a custom caller of `doRerank`).
+// serves both majors. Nothing from the AI SDK is imported at run time (the provider interface is types only),
+// so loading this module costs nothing beyond rerankit's own error and option checks.
 import type { RerankingModelV3, RerankingModelV3CallOptions, SharedV3Warning } from "@ai-sdk/provider";
 import { checkListLength, invalidArgument, optionsObject } from "../errors.js";
 import { checkRanker } from "../hosted/fallback.js";
