@@ -10,7 +10,7 @@
 //! output columns and need no folding. 23 instructions per 64 multiply-accumulates (the 4×4 `PackedI8K4` tile
 //! of `wasm_gemm::i8_dot` takes 27 and a shuffle fold), with 8 accumulators + 2 B halves + 1 A splat live:
 //! under the 16 vector registers V8 gives wasm on x86-64. Products of values in [-127, 127] × [-128, 127]
-//! summed in pairs cannot overflow, and i32 sums are exact, so both versions below give the same integers.
+//! summed in pairs cannot overflow, and i32 sums are exact, so every version below gives the same integers.
 
 pub const MR: usize = 4;
 pub const NR: usize = 8;
@@ -65,8 +65,39 @@ pub fn tile(a: &[i16], b: &[i8], pairs: usize) -> [[i32; NR]; MR] {
     c
 }
 
-/// `C = A panel · B panel` over `pairs` pairs of k (portable: native builds and tests).
-#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+/// `C = A panel · B panel` over `pairs` pairs of k (x86-64: SSE2, which every x86-64 CPU has). The same scheme
+/// as SIMD128: `_mm_madd_epi16` is `i32x4.dot_i16x8_s`; SSE2 has no i8→i16 sign extension, so a byte is
+/// unpacked into the high half of an i16 and shifted back arithmetically.
+#[cfg(all(target_arch = "x86_64", not(all(target_arch = "wasm32", target_feature = "simd128"))))]
+pub fn tile(a: &[i16], b: &[i8], pairs: usize) -> [[i32; NR]; MR] {
+    use std::arch::x86_64::*;
+    assert!(a.len() >= pairs * 8 && b.len() >= pairs * 16);
+    let mut c = [[0i32; NR]; MR];
+    // SAFETY: SSE2 is part of x86-64; the assert bounds every (unaligned) load: per pair, 16 bytes of A and of B.
+    unsafe {
+        let z = _mm_setzero_si128();
+        let mut acc = [z; 8];
+        for p in 0..pairs {
+            let bv = _mm_loadu_si128(b.as_ptr().add(p * 16) as *const __m128i);
+            let blo = _mm_srai_epi16(_mm_unpacklo_epi8(bv, bv), 8);
+            let bhi = _mm_srai_epi16(_mm_unpackhi_epi8(bv, bv), 8);
+            let pa = a.as_ptr().add(p * 8) as *const i32;
+            for r in 0..MR {
+                let ar = _mm_set1_epi32(pa.add(r).read_unaligned());
+                acc[2 * r] = _mm_add_epi32(acc[2 * r], _mm_madd_epi16(ar, blo));
+                acc[2 * r + 1] = _mm_add_epi32(acc[2 * r + 1], _mm_madd_epi16(ar, bhi));
+            }
+        }
+        for (r, row) in c.iter_mut().enumerate() {
+            _mm_storeu_si128(row.as_mut_ptr() as *mut __m128i, acc[2 * r]);
+            _mm_storeu_si128(row.as_mut_ptr().add(4) as *mut __m128i, acc[2 * r + 1]);
+        }
+    }
+    c
+}
+
+/// `C = A panel · B panel` over `pairs` pairs of k (portable: other native targets).
+#[cfg(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))))]
 pub fn tile(a: &[i16], b: &[i8], pairs: usize) -> [[i32; NR]; MR] {
     let mut c = [[0i32; NR]; MR];
     for (ap, bp) in a.chunks_exact(8).zip(b.chunks_exact(16)).take(pairs) {
@@ -78,4 +109,26 @@ pub fn tile(a: &[i16], b: &[i8], pairs: usize) -> [[i32; NR]; MR] {
         }
     }
     c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tile this build runs against the layout's definition, on values at the ends of both ranges.
+    #[test]
+    fn tile_equals_the_layout_definition() {
+        let pairs = 5;
+        let a: Vec<i16> = (0..pairs * 8).map(|i| [127, -127, 0, 5, -3][i % 5]).collect();
+        let b: Vec<i8> = (0..pairs * 16).map(|i| [-128, 127, 1, -1, 64, 0, -77][i % 7]).collect();
+        let c = tile(&a, &b, pairs);
+        for r in 0..MR {
+            for col in 0..NR {
+                let want: i32 = (0..pairs)
+                    .map(|p| a[p * 8 + r * 2] as i32 * b[p * 16 + col * 2] as i32 + a[p * 8 + r * 2 + 1] as i32 * b[p * 16 + col * 2 + 1] as i32)
+                    .sum();
+                assert_eq!(c[r][col], want, "row {r} column {col}");
+            }
+        }
+    }
 }
