@@ -85,6 +85,9 @@ impl EvalOp for MiddleBroadcastAdd {
         let (m, t) = split(a.shape(), b.shape()).context("MiddleBroadcastAdd: shapes do not broadcast over middle axes")?;
         let inner: usize = a.shape()[t..].iter().product();
         let middle: usize = a.shape()[m..t].iter().product();
+        if middle * inner == 0 {
+            return Ok(tvec!(a.into_tvalue())); // an empty tensor: nothing to add
+        }
         let b_view = b.try_as_plain_ram()?;
         let b = b_view.as_slice::<f32>()?;
         let mut a_view = a.try_as_plain_ram_mut()?;

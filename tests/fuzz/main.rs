@@ -284,19 +284,33 @@ fn lenient_dates() {
 /// A model's files, one of which the target replaces.
 struct Model {
     name: &'static str,
+    /// `model.onnx`, or the quantised export's file name.
+    file: String,
     model: Vec<u8>,
     tokenizer: Vec<u8>,
     config: Vec<u8>,
 }
 
 fn tiny_models() -> Vec<Model> {
-    ["tiny-bert-reranker", "tiny-xlm-roberta-reranker", "tiny-electra-reranker"]
-        .into_iter()
-        .map(|name| {
-            let dir = format!("tests/fixtures/hub/rerankit-test/{name}");
-            Model { name, model: read(format!("{dir}/onnx/model.onnx")), tokenizer: read(format!("{dir}/tokenizer.json")), config: read(format!("{dir}/config.json")) }
-        })
-        .collect()
+    ["tiny-bert-reranker", "tiny-xlm-roberta-reranker", "tiny-electra-reranker"].into_iter().map(|name| tiny_model(name, "model.onnx")).collect()
+}
+
+/// The tiny BERT's dynamically quantised exports (int8 and u8 weights): their chains take the fused int8 product
+/// (src/inference/row_quantization), whose fusion and packing read the graph's initializers.
+fn tiny_quantised_models() -> Vec<Model> {
+    vec![tiny_model("tiny-bert-reranker", "model_int8.onnx"), tiny_model("tiny-bert-reranker", "model_uint8.onnx")]
+}
+
+impl Model {
+    /// The target's label: the model, and its file when it is not `model.onnx`.
+    fn label(&self) -> String {
+        if self.file == "model.onnx" { self.name.to_string() } else { format!("{}/{}", self.name, self.file) }
+    }
+}
+
+fn tiny_model(name: &'static str, file: &str) -> Model {
+    let dir = format!("tests/fixtures/hub/rerankit-test/{name}");
+    Model { name, file: file.to_string(), model: read(format!("{dir}/onnx/{file}")), tokenizer: read(format!("{dir}/tokenizer.json")), config: read(format!("{dir}/config.json")) }
 }
 
 /// Loads the files and, if that worked, encodes texts that tokenise to nothing or past the window, and scores.
@@ -325,9 +339,11 @@ fn load_and_score(model: &[u8], tokenizer: &[u8], config: &[u8]) -> bool {
 
 /// Fuzzes one of a model's files (`which`: 0 model, 1 tokenizer, 2 config), the other two kept, for each model.
 fn fuzz_model_file(target: &str, which: usize) {
-    for m in tiny_models() {
+    // the quantised graphs only where the graph is what varies
+    let quantised = if which == 0 { tiny_quantised_models() } else { vec![] };
+    for m in tiny_models().into_iter().chain(quantised) {
         let seed = [&m.model, &m.tokenizer, &m.config][which].clone();
-        fuzz(&format!("{target}[{}]", m.name), &[seed], |b| match which {
+        fuzz(&format!("{target}[{}]", m.label()), &[seed], |b| match which {
             0 => load_and_score(b, &m.tokenizer, &m.config),
             1 => load_and_score(&m.model, b, &m.config),
             _ => load_and_score(&m.model, &m.tokenizer, b),
@@ -417,13 +433,13 @@ fn mutate_graph(rng: &mut Rng, proto: &mut tract_onnx::pb::ModelProto) {
 #[test]
 fn onnx_graphs() {
     use prost::Message;
-    for m in tiny_models() {
+    for m in tiny_models().into_iter().chain(tiny_quantised_models()) {
         let proto = rerankit::inference::onnx_import::decode(&m.model).expect("seed model decodes");
         let seed_bytes = proto.encode_to_vec();
         // the mutation happens inside the target: the input is the seed of one edit stream, so a failure's saved
         // bytes are the edited model itself (it is re-encoded below and written on failure)
         let counter = std::cell::Cell::new(0u64);
-        fuzz(&format!("onnx_graphs[{}]", m.name), &[seed_bytes], |_| {
+        fuzz(&format!("onnx_graphs[{}]", m.label()), &[seed_bytes], |_| {
             let mut rng = Rng::new(counter.get());
             counter.set(counter.get() + 1);
             let mut edited = proto.clone();

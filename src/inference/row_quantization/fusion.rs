@@ -52,7 +52,8 @@ pub fn fuse(proto: &mut pb::ModelProto) -> usize {
         }
         let weights = node.input[1].as_str();
         let Some(w) = initializers.get(weights) else { continue };
-        if w.dims.len() != 2 || !matches!(DataType::try_from(w.data_type), Ok(DataType::Int8 | DataType::Uint8)) {
+        // an empty weight matrix (a corrupt file) stays with tract, which reports it
+        if w.dims.len() != 2 || w.dims.iter().any(|&d| d <= 0) || !matches!(DataType::try_from(w.data_type), Ok(DataType::Int8 | DataType::Uint8)) {
             continue;
         }
         let n = w.dims[1];
@@ -154,5 +155,76 @@ fn remove_unread(graph: &mut pb::GraphProto) {
         if graph.node.len() == before {
             return;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(op: &str, inputs: &[&str], outputs: &[&str]) -> pb::NodeProto {
+        pb::NodeProto {
+            name: outputs[0].to_string(),
+            op_type: op.into(),
+            input: inputs.iter().map(|s| s.to_string()).collect(),
+            output: outputs.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        }
+    }
+
+    fn tensor(name: &str, data_type: DataType, dims: &[i64]) -> pb::TensorProto {
+        pb::TensorProto { name: name.into(), data_type: data_type as i32, dims: dims.to_vec(), ..Default::default() }
+    }
+
+    /// onnxruntime's chain for one weight matrix `[k × n]`, with a bias, feeding the graph output `y`.
+    fn chain(k: i64, n: i64) -> pb::ModelProto {
+        let mut cast = node("Cast", &["acc"], &["accf"]);
+        cast.attribute.push(pb::AttributeProto { name: "to".into(), i: DataType::Float as i64, ..Default::default() });
+        let graph = pb::GraphProto {
+            node: vec![
+                node("DynamicQuantizeLinear", &["x"], &["xq", "xs", "xz"]),
+                node("MatMulInteger", &["xq", "w", "xz", "wz"], &["acc"]),
+                cast,
+                node("Mul", &["xs", "ws"], &["scales"]),
+                node("Mul", &["accf", "scales"], &["prod"]),
+                node("Add", &["prod", "bias"], &["y"]),
+            ],
+            initializer: vec![
+                tensor("w", DataType::Int8, &[k, n]),
+                tensor("wz", DataType::Int8, &[n]),
+                tensor("ws", DataType::Float, &[n]),
+                tensor("bias", DataType::Float, &[n]),
+            ],
+            output: vec![pb::ValueInfoProto { name: "y".into(), ..Default::default() }],
+            ..Default::default()
+        };
+        pb::ModelProto { graph: Some(graph), ..Default::default() }
+    }
+
+    #[test]
+    fn the_whole_chain_becomes_one_node_reading_x_and_the_constants() {
+        let mut proto = chain(8, 4);
+        assert_eq!(fuse(&mut proto), 1);
+        let nodes = &proto.graph.as_ref().unwrap().node;
+        assert_eq!(nodes.len(), 1, "{nodes:?}");
+        assert_eq!((nodes[0].op_type.as_str(), nodes[0].domain.as_str()), (OP_TYPE, DOMAIN));
+        assert_eq!(nodes[0].input, ["x", "w", "wz", "ws", "bias"]);
+        assert_eq!(nodes[0].output, ["y"]);
+    }
+
+    #[test]
+    fn chains_that_differ_stay_as_written() {
+        // an empty weight matrix (corrupt file)
+        let mut empty = chain(0, 4);
+        assert_eq!(fuse(&mut empty), 0);
+        // the product is read by something else too
+        let mut shared = chain(8, 4);
+        shared.graph.as_mut().unwrap().node.push(node("Identity", &["acc"], &["other"]));
+        assert_eq!(fuse(&mut shared), 0);
+        assert_eq!(shared.graph.as_ref().unwrap().node.len(), 7);
+        // the weights are not an initializer
+        let mut dynamic = chain(8, 4);
+        dynamic.graph.as_mut().unwrap().initializer.retain(|t| t.name != "w");
+        assert_eq!(fuse(&mut dynamic), 0);
     }
 }

@@ -59,6 +59,7 @@ impl Expansion for RowQuantizedMatMulSpec {
         };
         let w = konst(1)?;
         let (k, n) = (w.shape()[0], w.shape()[1]);
+        ensure!(k > 0 && n > 0, "{prefix}: empty weight matrix [{k} × {n}]");
         let per_column = |t: &Tensor| -> TractResult<Vec<f32>> {
             let v: Vec<f32> = t.cast_to::<f32>()?.to_plain_array_view::<f32>()?.iter().copied().collect();
             match v.len() {
