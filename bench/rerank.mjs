@@ -5,8 +5,10 @@
 //                         [--skip native,ort-node,ort-web,pool] [--pkg DIR]
 //
 // --out FILE: also write the summary as JSON (e.g. bench/out/rerank.json).
-// --pkg DIR: the package build to measure (default pkg/dist; e.g. a relaxed-SIMD build, run with
-// `node --experimental-wasm-relaxed-simd` on Node 20 — node's own flags are passed on to the memory child).
+// --pkg DIR: the package build to measure (default pkg/dist).
+// The package loads its relaxed-SIMD module where the runtime has relaxed SIMD (docs/inference.md, "Two modules"):
+// on Node 20 only with `node --experimental-wasm-relaxed-simd bench/rerank.mjs …` (node's own flags are passed on
+// to the child processes); without the flag it measures the SIMD128 module. The summary names the one measured.
 //
 // Engines, all one thread, same ONNX file, same tokens (rerankit's own, only_second at 512), same batch size
 // (length-sorted batches padded to their longest row):
@@ -119,7 +121,7 @@ const record = (engine, model, loadMs, seconds, firstMs) => {
 };
 
 // rerankit in wasm (the npm package's Node entry).
-const { CrossEncoder } = await loadRerankit();
+const { CrossEncoder, wasmSimd } = await loadRerankit();
 const tokens = new Map(); // file → [[{ids, types}]] per query, from rerankit's tokenizer, reused by onnxruntime
 for (const file of ["model.onnx", "model_int8.onnx"]) {
   for (const workers of skip.has("pool") ? [0] : [0, nWorkers]) {
@@ -211,7 +213,7 @@ for (const [engine, pkg, opts] of [
 if (!skip.has("ort-web") && !skip.has("pool") && nWorkers > 1) {
   for (const file of ["model.onnx", "model_int8.onnx"]) {
     try {
-      const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), "--child-ort-web", String(nWorkers), file, "--queries", String(nQueries),
+      const out = execFileSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), "--child-ort-web", String(nWorkers), file, "--queries", String(nQueries),
         "--batch", String(batch), "--max-length", String(maxLength), "--pkg", pkgDist], { stdio: ["ignore", "pipe", "inherit"] }).toString();
       const r = JSON.parse(out.trim().split("\n").pop());
       record(`ort-web×${nWorkers}`, file, r.loadMs, r.seconds, r.firstMs);
@@ -229,10 +231,10 @@ for (const file of ["model.onnx", "model_int8.onnx"]) {
 }
 
 // Size and memory.
-const wasmPath = path.join(pkgDist, "wasm/rerankit_bg.wasm");
+const wasmPath = path.join(pkgDist, wasmSimd() === "relaxed-simd" ? "wasm/rerankit_relaxed_bg.wasm" : "wasm/rerankit_bg.wasm");
 const size = statSync(wasmPath).size;
 const gzipSize = gzipSync(readFileSync(wasmPath), { level: 9 }).length;
-console.log(`\n[bench] wasm: ${(size / 1048576).toFixed(2)} MiB raw, ${(gzipSize / 1048576).toFixed(2)} MiB gzip -9 (${wasmPath})`);
+console.log(`\n[bench] wasm (${wasmSimd()}): ${(size / 1048576).toFixed(2)} MiB raw, ${(gzipSize / 1048576).toFixed(2)} MiB gzip -9 (${wasmPath})`);
 const memory = {};
 for (const file of ["model.onnx", "model_int8.onnx"]) {
   for (const workers of skip.has("pool") ? [0] : [0, nWorkers]) {
@@ -244,6 +246,6 @@ for (const file of ["model.onnx", "model_int8.onnx"]) {
     memory[`${file}${workers ? ` workers ${workers}` : ""}`] = { model_MiB: Number(m.model_MiB.toFixed(1)), wasm_MiB: Number(m.wasm_MiB.toFixed(1)), max_rss_MiB: Number(m.maxRSS_MiB.toFixed(1)) };
   }
 }
-const summary = { date: new Date().toISOString(), loadavg: os.loadavg().map((x) => Number(x.toFixed(2))), cpus: os.cpus().length, node: process.version, pkg: path.relative(root, pkgDist), queries: work.length, pairs: nPairs, batch, max_length: maxLength, workers: nWorkers, results, wasm_bytes: size, wasm_gzip_bytes: gzipSize, memory };
+const summary = { date: new Date().toISOString(), loadavg: os.loadavg().map((x) => Number(x.toFixed(2))), cpus: os.cpus().length, node: process.version, pkg: path.relative(root, pkgDist), wasm_simd: wasmSimd(), queries: work.length, pairs: nPairs, batch, max_length: maxLength, workers: nWorkers, results, wasm_bytes: size, wasm_gzip_bytes: gzipSize, memory };
 console.log(JSON.stringify(summary));
 if (opt("--out")) writeFileSync(path.resolve(opt("--out")), JSON.stringify(summary, null, 1) + "\n");

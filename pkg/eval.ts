@@ -7,7 +7,8 @@ export {
   Document, Label, MultiLabel,
   type Answer, type ContentType, type DocumentDict, type DocumentInit, type FieldMap, type IdHashKey, type LabelDict, type Meta, type Span,
 } from "./document.js";
-export { version, wasmMemoryBytes, wasmRestarts } from "./runtime.js";
+export { version, wasmMemoryBytes, wasmRestarts, wasmSimd } from "./runtime.js";
+export type { WasmSimd } from "./wasm_simd.js";
 export { RecentnessRanker, LostInTheMiddleRanker, DiversityRanker, fuse, adaptiveWeight, combineScores, type RecentnessRankerOptions, type RankingMode, type LostInTheMiddleRankerOptions, type DiversityRankerOptions, type DiversityQuery, type TextEmbedder, type DocumentLike, type FusionRun, type FuseOptions, type AdaptiveWeightOptions, type CombineScoresOptions } from "./rankers.js";
 export { type Ranker, type RankOptions, type RerankDocument, type RerankResult } from "./ranker.js";
 export { CohereRanker, type CohereRankerOptions } from "./hosted/cohere.js";

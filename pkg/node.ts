@@ -2,11 +2,14 @@
 import { readFileSync } from "node:fs";
 import { initSync } from "./wasm/rerankit.js";
 import { finishInit } from "./runtime.js";
+import { runtimeSimd } from "./wasm_simd.js";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { setThreadSupport } from "./pool.js";
 
-finishInit(initSync({ module: readFileSync(new URL("./wasm/rerankit_bg.wasm", import.meta.url)) }));
+// (literal URLs, one per module, so that bundlers see both files)
+const wasmUrl = runtimeSimd === "relaxed-simd" ? new URL("./wasm/rerankit_relaxed_bg.wasm", import.meta.url) : new URL("./wasm/rerankit_bg.wasm", import.meta.url);
+finishInit(initSync({ module: readFileSync(wasmUrl) }), runtimeSimd);
 
 // model pools (pkg/pool.ts) run in worker_threads
 setThreadSupport({

@@ -1,12 +1,15 @@
 import * as wasm from "./wasm/rerankit.js";
 import { RerankitError } from "./errors.js";
+import type { WasmSimd } from "./wasm_simd.js";
 
 let ready = false;
 let restarts = 0;
+let simd: WasmSimd = "simd128";
 
-/** Called by each runtime entry once the wasm module is instantiated. */
-export function finishInit(_exports?: unknown): void {
+/** Called by each runtime entry once the wasm module is instantiated, with the module's SIMD level. */
+export function finishInit(_exports?: unknown, loaded: WasmSimd = "simd128"): void {
   if (ready) return;
+  simd = loaded;
   wasm.registerErrorClass(RerankitError);
   // only the models' module runs async tasks (scripts/build.mjs guards its executor)
   (wasm as unknown as { __onTaskTrap?(handler: (e: unknown) => void): void }).__onTaskTrap?.(onTaskTrap);
@@ -24,6 +27,15 @@ export function version(): string {
  */
 export function wasmMemoryBytes(): number {
   return ready ? (wasm.wasmMemory() as WebAssembly.Memory).buffer.byteLength : 0;
+}
+
+/**
+ * Which build of the wasm module this runtime loaded: `"relaxed-simd"` (fused multiply-add in the f32 matrix
+ * kernel; Chromium, Deno, Node ≥ 22) or `"simd128"` (everywhere else, and always in `rerankit/eval` and Workers).
+ * fp32 scores from the two differ in their last bits (both stay within 1e-4 of onnxruntime).
+ */
+export function wasmSimd(): WasmSimd {
+  return simd;
 }
 
 /** How many times rerankit restarted its WebAssembly instance after an internal error (a trap). */

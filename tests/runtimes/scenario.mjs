@@ -48,6 +48,8 @@ export async function scenario(rr, model) {
     errorCode,
     loadMs,
     poolSame,
+    // which of the two model modules the runtime loaded (pkg/wasm_simd.ts)
+    simd: rr.wasmSimd(),
   };
 }
 

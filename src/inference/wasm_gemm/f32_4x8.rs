@@ -13,9 +13,31 @@ const NR: usize = 8;
 /// The tile as 8 vectors: row r is `t[2r]` (columns 0–3) and `t[2r + 1]` (columns 4–7), the layout of `[[f32; 8]; 4]`.
 type Tile = [v128; 2 * MR];
 
-/// `acc[r] += a[k·MR + r] · b[k·NR ..][0..8]` for every k: per k, 2 loads of B, 4 splat-loads of A,
-/// 8 mul + 8 add. Accumulators are locals, loaded from and stored back to the tile around the loop.
+/// `c + a·b` per lane. The `+relaxed-simd` build (the `relaxed-simd` feature: the `.wasm` chosen where the runtime has relaxed SIMD,
+/// docs/inference.md) issues one `f32x4.relaxed_madd`, which engines lower to a fused multiply-add where the CPU has
+/// one (x86 FMA3, ARM `fmla`) and to a multiply and an add otherwise; the product is then rounded once instead
+/// of twice, so its outputs may differ from the SIMD128 build's in the last bits (both are within the parity
+/// tests' 1e-4 of onnxruntime). SIMD128 alone has no fused multiply-add.
+/// (A macro: `#[inline(always)]` cannot be combined with `#[target_feature]`, and the intrinsic needs the feature
+/// enabled in the function it is inlined into, [`add_mat_mul`].)
+#[cfg(feature = "relaxed-simd")]
+macro_rules! madd {
+    ($a:expr, $b:expr, $c:expr) => {
+        f32x4_relaxed_madd($a, $b, $c)
+    };
+}
+#[cfg(not(feature = "relaxed-simd"))]
+macro_rules! madd {
+    ($a:expr, $b:expr, $c:expr) => {
+        f32x4_add($c, f32x4_mul($a, $b))
+    };
+}
+
+/// `acc[r] += a[k·MR + r] · b[k·NR ..][0..8]` for every k: per k, 2 loads of B, 4 splat-loads of A and
+/// 8 `madd!`s (8 mul + 8 add in SIMD128, 8 fused multiply-adds with relaxed SIMD). Accumulators are locals,
+/// loaded from and stored back to the tile around the loop.
 #[inline(never)]
+#[cfg_attr(feature = "relaxed-simd", target_feature(enable = "relaxed-simd"))]
 unsafe fn add_mat_mul(tile: &mut Tile, k: usize, pa: *const f32, pb: *const f32) {
     unsafe {
         let [mut c00, mut c01, mut c10, mut c11, mut c20, mut c21, mut c30, mut c31] = *tile;
@@ -25,17 +47,17 @@ unsafe fn add_mat_mul(tile: &mut Tile, k: usize, pa: *const f32, pb: *const f32)
             let b0 = v128_load(b);
             let b1 = v128_load(b.add(1));
             let a0 = v128_load32_splat(a as *const u32);
-            c00 = f32x4_add(c00, f32x4_mul(a0, b0));
-            c01 = f32x4_add(c01, f32x4_mul(a0, b1));
+            c00 = madd!(a0, b0, c00);
+            c01 = madd!(a0, b1, c01);
             let a1 = v128_load32_splat(a.add(1) as *const u32);
-            c10 = f32x4_add(c10, f32x4_mul(a1, b0));
-            c11 = f32x4_add(c11, f32x4_mul(a1, b1));
+            c10 = madd!(a1, b0, c10);
+            c11 = madd!(a1, b1, c11);
             let a2 = v128_load32_splat(a.add(2) as *const u32);
-            c20 = f32x4_add(c20, f32x4_mul(a2, b0));
-            c21 = f32x4_add(c21, f32x4_mul(a2, b1));
+            c20 = madd!(a2, b0, c20);
+            c21 = madd!(a2, b1, c21);
             let a3 = v128_load32_splat(a.add(3) as *const u32);
-            c30 = f32x4_add(c30, f32x4_mul(a3, b0));
-            c31 = f32x4_add(c31, f32x4_mul(a3, b1));
+            c30 = madd!(a3, b0, c30);
+            c31 = madd!(a3, b1, c31);
             a = a.add(MR);
             b = b.add(NR / 4);
         }
