@@ -174,3 +174,23 @@ fn err_refuses_grades_above_four() {
     let error = evaluate(&qrels, &run, &parse_measures(&["ERR@10"]).unwrap(), &EvalOptions::default()).unwrap_err();
     assert!(error.to_string().contains("ERR@10") && error.to_string().contains("grade 5"), "{error}");
 }
+
+#[test]
+fn trec_eval_command_line_takes_ir_measures_names() {
+    use rerankit::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
+    let names = ["P(rel=2)@10", "ERR@10", "RBP(p=0.5,rel=2)", "Judged@10", "nDCG(gains={0:0,1:1,2:3,3:7,4:15})@10"];
+    let mut args: Vec<String> = names.iter().flat_map(|n| ["-m".to_string(), n.to_string()]).collect();
+    args.extend(["qrels".to_string(), "run".to_string()]);
+    let parsed = TrecEvalArgs::parse(&args).unwrap();
+    let report = run_trec_eval(&parsed, &read("ir_measures/qrels.graded.trec"), &read("runs/second.trec")).unwrap();
+    let reference: Json = serde_json::from_str(&read("ir_measures/graded.second.json")).unwrap();
+    let lines: Vec<&str> = report.lines().collect();
+    assert_eq!(lines.len(), names.len(), "{report}");
+    for name in names {
+        let key = rerankit::metrics::Metric::parse(name).unwrap().name();
+        let line = lines.iter().find(|l| l.split('\t').next().map(str::trim_end) == Some(key.as_str())).unwrap_or_else(|| panic!("{key} in {report}"));
+        let printed: f64 = line.split('\t').nth(2).unwrap().trim().parse().unwrap();
+        let mean = reference["measures"][name]["mean"].as_f64().unwrap();
+        assert!((printed - mean).abs() <= 0.00005 + 5e-6, "{name}: printed {printed}, ir_measures {mean}");
+    }
+}
