@@ -16,6 +16,8 @@ use rerankit::metrics::{
 };
 use serde_json::Value as Json;
 
+use super::collection::queries_with_ties;
+
 fn collection() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/collection")
 }
@@ -26,18 +28,6 @@ fn read(path: &str) -> String {
 
 /// Providers that break score ties by ascending docno.
 const TIE_ORDER_DIFFERS: &[&str] = &["judged", "msmarco", "trectools", "pyndeval"];
-
-fn queries_with_ties(run: &Run) -> Vec<String> {
-    run.queries()
-        .iter()
-        .filter(|q| {
-            let mut scores: Vec<f64> = q.entries.iter().map(|e| e.score).collect();
-            scores.sort_by(|a, b| a.total_cmp(b));
-            scores.windows(2).any(|w| w[0] == w[1])
-        })
-        .map(|q| q.qid.clone())
-        .collect()
-}
 
 /// What one fixture compared: values, and the largest difference on measures compared to 1e-9.
 #[derive(Default)]

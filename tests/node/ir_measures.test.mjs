@@ -8,19 +8,14 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { evaluate, compareRuns, parseQrels, RerankitError } from "rerankit/eval";
+import { assertThrowsCode } from "../common/rerankit_error.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const collection = path.join(root, "tests", "fixtures", "collection");
 const read = (file) => readFileSync(path.join(collection, file), "utf8");
 const reference = (name) => JSON.parse(read(`ir_measures/${name}.json`));
 
-const throwsCode = (fn, code, message) =>
-  assert.throws(fn, (err) => {
-    assert.ok(err instanceof RerankitError, `expected RerankitError, got ${err}`);
-    assert.equal(err.code, code);
-    if (message) assert.match(err.message, message);
-    return true;
-  });
+const throwsCode = (fn, code, message) => assertThrowsCode(RerankitError, fn, code, message);
 
 /** gdeval prints 5 decimals; every other provider's values are compared to 1e-9. */
 function close(actual, expected, provider, what) {
