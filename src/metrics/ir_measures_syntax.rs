@@ -7,7 +7,7 @@
 //! ir_measures' pytrec_eval provider passes them; a name without them follows the evaluation's options.
 
 use super::measure::{GainPairs, Judging, Metric};
-use super::measures::intent_aware::MAX_DEPTH;
+use super::measures::intent_aware::{IntentAwareMeasure, DEFAULT_ALPHA, MAX_DEPTH};
 use crate::error::{Error, Result};
 
 /// A parameter value as Python's literal syntax writes it.
@@ -32,18 +32,16 @@ impl Literal {
     }
 }
 
-/// Measures ir_measures defines that rerankit does not compute (their providers: cwl_eval, compat, pyndeval,
-/// accuracy).
-const NOT_COMPUTED: &[&str] = &[
-    "Accuracy", "BPM", "Compat", "nERR_IA", "alpha_DCG", "α_DCG", "NRBP", "nNRBP", "AP_IA", "MAP_IA", "P_IA", "StRecall",
-    "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "SDCG",
-];
+/// Measures ir_measures defines that rerankit does not compute (their providers: cwl_eval, compat, accuracy).
+const NOT_COMPUTED: &[&str] =
+    &["Accuracy", "BPM", "Compat", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "SDCG"];
 
 /// Measure names ir_measures registers that rerankit computes.
 const COMPUTED: &[&str] = &[
     "P", "Precision", "R", "Recall", "AP", "MAP", "RR", "MRR", "Rprec", "RPrec", "nDCG", "NDCG", "Bpref", "BPref",
     "infAP", "NumRet", "NumRelRet", "NumQ", "NumRel", "SetP", "SetRelP", "SetR", "SetF", "SetAP", "Success", "IPrec",
-    "Judged", "ERR", "RBP", "alpha_nDCG", "α_nDCG", "ERR_IA",
+    "Judged", "ERR", "RBP", "alpha_nDCG", "α_nDCG", "alpha_DCG", "α_DCG", "ERR_IA", "nERR_IA", "P_IA", "StRecall",
+    "AP_IA", "MAP_IA", "NRBP", "nNRBP",
 ];
 
 /// Whether `name` (without parameters or cutoff) is a measure name of ir_measures' registry.
@@ -314,6 +312,54 @@ fn with_judging(metric: Metric, judging: Judging) -> Metric {
     }
 }
 
+/// A probability-like parameter in [0, 1] (`alpha`, `beta`), its default when not given.
+fn unit_interval(p: &mut Params, key: &str, default: f64) -> Result<f64> {
+    let value = p.float(key)?.unwrap_or(default);
+    if !(0.0..=1.0).contains(&value) {
+        return Err(p.invalid(format!("{key} must be in [0, 1], got {value}")));
+    }
+    Ok(value)
+}
+
+/// ndeval's measures (ir_measures' pyndeval provider): cutoffs 1 to 20, `rel` (default 1) binarises the
+/// subtopic grades, `alpha` / `beta` where the measure has them (ndeval's 0.5 otherwise).
+fn intent_aware(p: &mut Params) -> Result<Metric> {
+    let name = p.call.measure;
+    let has_cutoff = !matches!(name, "AP_IA" | "MAP_IA" | "NRBP" | "nNRBP");
+    let k = if has_cutoff {
+        let k = p.required_cutoff()?;
+        if k > MAX_DEPTH {
+            return Err(p.invalid(format!("ndeval computes {name} to depth {MAX_DEPTH} at most, got {k}")));
+        }
+        k
+    } else {
+        0
+    };
+    let rel = p.int("rel")?.unwrap_or(1);
+    if !matches!(name, "StRecall" | "NRBP" | "nNRBP") && p.flag("judged_only")? == Some(true) {
+        return Err(p.invalid("ir_measures' pyndeval provider cannot run judged_only=True"));
+    }
+    let measure = match name {
+        "alpha_nDCG" | "α_nDCG" => IntentAwareMeasure::AlphaNdcg { k, alpha: unit_interval(p, "alpha", DEFAULT_ALPHA)? },
+        "alpha_DCG" | "α_DCG" => IntentAwareMeasure::AlphaDcg { k, alpha: unit_interval(p, "alpha", DEFAULT_ALPHA)? },
+        "ERR_IA" => IntentAwareMeasure::ErrIa { k },
+        "nERR_IA" => IntentAwareMeasure::NerrIa { k },
+        "P_IA" => IntentAwareMeasure::PrecisionIa { k },
+        "StRecall" => IntentAwareMeasure::SubtopicRecall { k },
+        "AP_IA" | "MAP_IA" => IntentAwareMeasure::ApIa,
+        _ => {
+            let alpha = unit_interval(p, "alpha", DEFAULT_ALPHA)?;
+            let beta = unit_interval(p, "beta", 0.5)?;
+            if name == "NRBP" {
+                IntentAwareMeasure::Nrbp { alpha, beta }
+            } else {
+                IntentAwareMeasure::NNrbp { alpha, beta }
+            }
+        }
+    };
+    Ok(Metric::IntentAware { measure, rel })
+}
+
 /// Parses an ir_measures name into the measure rerankit computes for it.
 pub fn parse_ir_measure(text: &str) -> Result<Metric> {
     let call = parse_call(text)?;
@@ -434,25 +480,8 @@ pub fn parse_ir_measure(text: &str) -> Result<Metric> {
                 (Some(_), Some(_)) => return Err(p.invalid("no ir_measures provider computes RBP with both rel and a cutoff")),
             }
         }
-        "alpha_nDCG" | "α_nDCG" | "ERR_IA" => {
-            let k = p.required_cutoff()?;
-            if k > MAX_DEPTH {
-                return Err(p.invalid(format!("ndeval computes {measure} to depth {MAX_DEPTH} at most, got {k}")));
-            }
-            let rel = p.int("rel")?.unwrap_or(1);
-            if p.flag("judged_only")? == Some(true) {
-                return Err(p.invalid("ir_measures' pyndeval provider cannot run judged_only=True"));
-            }
-            if measure == "ERR_IA" {
-                Metric::ErrIa { k, rel }
-            } else {
-                let alpha = p.float("alpha")?.unwrap_or(0.5);
-                if !(0.0..=1.0).contains(&alpha) {
-                    return Err(p.invalid(format!("alpha must be in [0, 1], got {alpha}")));
-                }
-                Metric::AlphaNdcg { k, alpha, rel }
-            }
-        }
+        "alpha_nDCG" | "α_nDCG" | "alpha_DCG" | "α_DCG" | "ERR_IA" | "nERR_IA" | "P_IA" | "StRecall" | "AP_IA"
+        | "MAP_IA" | "NRBP" | "nNRBP" => intent_aware(&mut p)?,
         _ => unreachable!("every COMPUTED name is matched"),
     };
     p.finish(metric)
@@ -477,7 +506,14 @@ mod tests {
         assert_eq!(parse_ir_measure("SetRelP").unwrap(), Metric::SetRelativeP);
         assert_eq!(parse_ir_measure("IPrec@0.5").unwrap(), Metric::IprecAtRecall(0.5));
         assert_eq!(parse_ir_measure("nDCG(dcg='exp-log2')@10").unwrap(), Metric::NdcgBurgesCut(10));
-        assert_eq!(parse_ir_measure("α_nDCG(alpha=0.25)@20").unwrap(), Metric::AlphaNdcg { k: 20, alpha: 0.25, rel: 1 });
+        assert_eq!(
+            parse_ir_measure("α_nDCG(alpha=0.25)@20").unwrap(),
+            Metric::IntentAware { measure: IntentAwareMeasure::AlphaNdcg { k: 20, alpha: 0.25 }, rel: 1 }
+        );
+        assert_eq!(
+            parse_ir_measure("nNRBP(beta=0.8,rel=2)").unwrap(),
+            Metric::IntentAware { measure: IntentAwareMeasure::NNrbp { alpha: 0.5, beta: 0.8 }, rel: 2 }
+        );
         let gains = parse_ir_measure("nDCG(gains={0:0,1:1,2:3})@10").unwrap();
         assert!(matches!(gains, Metric::NdcgCutGains { k: 10, ref gains } if gains.pairs.len() == 3));
         assert_eq!(
@@ -495,7 +531,9 @@ mod tests {
             ("P(foo=1)@10", "no parameter 'foo'"),
             ("P(rel=1, rel=2)@10", "given twice"),
             ("P(1)@10", "must be named"),
-            ("nERR_IA@20", "not computed by rerankit"),
+            ("SDCG(max_rel=1)@20", "not computed by rerankit"),
+            ("NRBP(beta=1.5)", "beta must be in [0, 1]"),
+            ("AP_IA@10", "no parameter 'cutoff'"),
             ("Compat(p=0.8)", "not computed by rerankit"),
             ("alpha_nDCG@30", "depth 20"),
             ("RBP(p=1.5)", "(0, 1)"),

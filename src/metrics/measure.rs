@@ -14,6 +14,7 @@
 use std::fmt;
 
 use super::ir_measures_syntax::{is_ir_measures_name, parse_ir_measure};
+use super::measures::intent_aware::IntentAwareMeasure;
 use crate::error::{Error, Result};
 
 /// Custom gains for the nDCG family: `level=gain` pairs as trec_eval's `-m ndcg.1=3,2=9`. A pair whose name is
@@ -154,10 +155,8 @@ pub enum Metric {
     RbpGraded { p: f64, cutoff: Option<u32> },
     /// `nDCG(gains={…})@k`: `ndcg_cut_k` with custom gains.
     NdcgCutGains { k: u32, gains: GainPairs },
-    /// `alpha_nDCG(alpha=…,rel=…)@k` over intent-aware qrels (ndeval).
-    AlphaNdcg { k: u32, alpha: f64, rel: i64 },
-    /// `ERR_IA(rel=…)@k` over intent-aware qrels (ndeval).
-    ErrIa { k: u32, rel: i64 },
+    /// ndeval's measures over intent-aware qrels (`alpha_nDCG@k`, `ERR_IA@k`, …) at relevance level `rel`.
+    IntentAware { measure: IntentAwareMeasure, rel: i64 },
     /// Another measure computed at its own relevance level or over judged documents only.
     Judging { metric: Box<Metric>, judging: Judging },
 }
@@ -272,8 +271,7 @@ impl Metric {
             Metric::NdcgCutGains { k, gains } => {
                 format!("ndcg_cut_{k}({})", gains.printable.as_deref().unwrap_or_default())
             }
-            Metric::AlphaNdcg { k, alpha, rel } => format!("alpha_nDCG(alpha={alpha},rel={rel})@{k}"),
-            Metric::ErrIa { k, rel } => format!("ERR_IA(rel={rel})@{k}"),
+            Metric::IntentAware { measure, rel } => measure.name(*rel),
             Metric::Judging { metric, judging } => {
                 let mut settings = Vec::new();
                 if let Some(level) = judging.relevance_level {
@@ -341,8 +339,7 @@ impl Metric {
             Metric::Judged(_) => "Judged",
             Metric::RbpBinary { .. } | Metric::RbpGraded { .. } => "RBP",
             Metric::NdcgCutGains { .. } => "ndcg_cut",
-            Metric::AlphaNdcg { .. } => "alpha_nDCG",
-            Metric::ErrIa { .. } => "ERR_IA",
+            Metric::IntentAware { .. } => "intent_aware",
             Metric::Judging { metric, .. } => metric.family(),
         }
     }
@@ -357,7 +354,7 @@ impl Metric {
 
     /// Whether the measure reads intent-aware qrels.
     pub fn needs_intents(&self) -> bool {
-        matches!(self.unjudged(), Metric::AlphaNdcg { .. } | Metric::ErrIa { .. })
+        matches!(self.unjudged(), Metric::IntentAware { .. })
     }
 
     /// Sort key giving trec_eval's printing order: family order, then parameter ascending.
@@ -381,9 +378,8 @@ impl Metric {
             | Metric::F1Cut(k)
             | Metric::GraphragRecall(k)
             | Metric::ExpectedReciprocalRank(k)
-            | Metric::NdcgCutGains { k, .. }
-            | Metric::AlphaNdcg { k, .. }
-            | Metric::ErrIa { k, .. } => *k as f64,
+            | Metric::NdcgCutGains { k, .. } => *k as f64,
+            Metric::IntentAware { measure, .. } => measure.cutoff().unwrap_or(0) as f64,
             Metric::Haystack(m) => HaystackMeasure::ALL.iter().position(|x| x == m).unwrap_or(0) as f64,
             _ => 0.0,
         };

@@ -145,7 +145,7 @@ fn intent_aware_collection() {
     let run = Run::parse(&read("ir_measures/intents/run.trec"), DuplicatePolicy::Error).unwrap();
     let tally = check("intents.run", &qrels, &run);
     eprintln!("intents.run: {} values compared, max difference {:e}", tally.values, tally.max_difference);
-    assert!(tally.values >= 9 * 41, "only {} values compared", tally.values);
+    assert!(tally.values >= 25 * 41, "only {} values compared", tally.values);
     assert!(tally.mismatches.is_empty(), "{} mismatches:\n{}", tally.mismatches.len(), tally.mismatches.join("\n"));
 }
 
