@@ -88,7 +88,8 @@ export interface EvaluateOptions {
   recallRounding?: "trec_eval_10" | "trec_eval_9";
   /**
    * Intent-aware (diversity) qrels, `qid subtopic docno grade` per line (TREC Web track / ndeval format), for
-   * `alpha_nDCG@k` and `ERR_IA@k`; the ordinary qrels still decide which queries are evaluated.
+   * ndeval's measures (`alpha_nDCG@k`, `ERR_IA@k`, `nERR_IA@k`, `P_IA@k`, `StRecall@k`, `AP_IA`, `NRBP`,
+   * `nNRBP`); the ordinary qrels still decide which queries are evaluated.
    */
   intents?: string | Uint8Array;
 }

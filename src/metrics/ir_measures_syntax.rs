@@ -125,28 +125,29 @@ impl<'a> Reader<'a> {
                 other => Err(syntax_error(self.text, format!("values must be numbers, True/False, quoted strings or dicts, got '{other}'"))),
             };
         }
-        let end = self
-            .rest
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '+' || c == '-'))
-            .unwrap_or(self.rest.len());
-        // a sign is part of a number only after an exponent marker (Python reads a leading '-' as an operator)
-        let mut end_of_number = end;
-        for (i, c) in self.rest[..end].char_indices() {
-            if (c == '+' || c == '-') && !(i > 0 && matches!(self.rest.as_bytes()[i - 1], b'e' | b'E')) {
-                end_of_number = i;
+        // a number token; a sign belongs to it only after an exponent marker (Python reads a leading '-' as an
+        // operator, which ir_measures refuses)
+        let bytes = self.rest.as_bytes();
+        let mut end = 0;
+        while end < bytes.len() {
+            let b = bytes[end];
+            let exponent_sign = (b == b'+' || b == b'-') && end > 0 && matches!(bytes[end - 1], b'e' | b'E');
+            if !(b.is_ascii_alphanumeric() || b == b'.' || exponent_sign) {
                 break;
             }
+            end += 1;
         }
-        let token = &self.rest[..end_of_number];
-        let value = if token.bytes().all(|b| b.is_ascii_digit()) && !token.is_empty() {
+        let token = &self.rest[..end];
+        let value = if !token.is_empty() && token.bytes().all(|b| b.is_ascii_digit()) {
             token.parse::<i64>().map(Literal::Int).ok()
         } else if token.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
             token.parse::<f64>().ok().filter(|v| v.is_finite()).map(Literal::Float)
         } else {
             None
         };
-        let value = value.ok_or_else(|| syntax_error(self.text, format!("'{}' is not a value", &self.rest[..end.max(1).min(self.rest.len())])))?;
-        self.rest = &self.rest[end_of_number..];
+        let shown = if token.is_empty() { self.rest.split([',', ')', '}', ':']).next().unwrap_or("") } else { token };
+        let value = value.ok_or_else(|| syntax_error(self.text, format!("'{shown}' is not a value")))?;
+        self.rest = &self.rest[end..];
         Ok(value)
     }
 }
@@ -321,8 +322,9 @@ fn unit_interval(p: &mut Params, key: &str, default: f64) -> Result<f64> {
     Ok(value)
 }
 
-/// ndeval's measures (ir_measures' pyndeval provider): cutoffs 1 to 20, `rel` (default 1) binarises the
-/// subtopic grades, `alpha` / `beta` where the measure has them (ndeval's 0.5 otherwise).
+/// ndeval's measures (ir_measures' pyndeval provider): cutoffs 1 to 20, `rel` binarises the subtopic grades
+/// (without it, the evaluation's relevance level, 1 by default as in ir_measures), `alpha` / `beta` where the
+/// measure has them (ndeval's 0.5 otherwise).
 fn intent_aware(p: &mut Params) -> Result<Metric> {
     let name = p.call.measure;
     let has_cutoff = !matches!(name, "AP_IA" | "MAP_IA" | "NRBP" | "nNRBP");
@@ -335,7 +337,7 @@ fn intent_aware(p: &mut Params) -> Result<Metric> {
     } else {
         0
     };
-    let rel = p.int("rel")?.unwrap_or(1);
+    let rel = p.int("rel")?;
     if !matches!(name, "StRecall" | "NRBP" | "nNRBP") && p.flag("judged_only")? == Some(true) {
         return Err(p.invalid("ir_measures' pyndeval provider cannot run judged_only=True"));
     }
@@ -508,11 +510,11 @@ mod tests {
         assert_eq!(parse_ir_measure("nDCG(dcg='exp-log2')@10").unwrap(), Metric::NdcgBurgesCut(10));
         assert_eq!(
             parse_ir_measure("α_nDCG(alpha=0.25)@20").unwrap(),
-            Metric::IntentAware { measure: IntentAwareMeasure::AlphaNdcg { k: 20, alpha: 0.25 }, rel: 1 }
+            Metric::IntentAware { measure: IntentAwareMeasure::AlphaNdcg { k: 20, alpha: 0.25 }, rel: None }
         );
         assert_eq!(
             parse_ir_measure("nNRBP(beta=0.8,rel=2)").unwrap(),
-            Metric::IntentAware { measure: IntentAwareMeasure::NNrbp { alpha: 0.5, beta: 0.8 }, rel: 2 }
+            Metric::IntentAware { measure: IntentAwareMeasure::NNrbp { alpha: 0.5, beta: 0.8 }, rel: Some(2) }
         );
         let gains = parse_ir_measure("nDCG(gains={0:0,1:1,2:3})@10").unwrap();
         assert!(matches!(gains, Metric::NdcgCutGains { k: 10, ref gains } if gains.pairs.len() == 3));

@@ -155,8 +155,9 @@ pub enum Metric {
     RbpGraded { p: f64, cutoff: Option<u32> },
     /// `nDCG(gains={…})@k`: `ndcg_cut_k` with custom gains.
     NdcgCutGains { k: u32, gains: GainPairs },
-    /// ndeval's measures over intent-aware qrels (`alpha_nDCG@k`, `ERR_IA@k`, …) at relevance level `rel`.
-    IntentAware { measure: IntentAwareMeasure, rel: i64 },
+    /// ndeval's measures over intent-aware qrels (`alpha_nDCG@k`, `ERR_IA@k`, …) at relevance level `rel`
+    /// (None: the evaluation's).
+    IntentAware { measure: IntentAwareMeasure, rel: Option<i64> },
     /// Another measure computed at its own relevance level or over judged documents only.
     Judging { metric: Box<Metric>, judging: Judging },
 }

@@ -32,7 +32,7 @@ pub struct EvaluateOptions {
     pub trials: Option<u32>,
     /// Seed of `compare`'s randomisation test (default 42).
     pub seed: Option<u64>,
-    /// Intent-aware qrels text (`qid subtopic docno grade`) for `alpha_nDCG@k` and `ERR_IA@k`.
+    /// Intent-aware qrels text (`qid subtopic docno grade`) for the intent-aware measures (`alpha_nDCG@k`, …).
     pub intents: Option<String>,
 }
 

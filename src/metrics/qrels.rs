@@ -61,7 +61,7 @@ pub struct Qrels {
 }
 
 impl Qrels {
-    /// These qrels with subtopic judgements for the intent-aware measures (`alpha_nDCG@k`, `ERR_IA@k`).
+    /// These qrels with subtopic judgements for the intent-aware measures (`alpha_nDCG@k`, `ERR_IA@k`, …).
     pub fn with_intents(mut self, intents: IntentQrels) -> Qrels {
         self.intents = Some(intents);
         self

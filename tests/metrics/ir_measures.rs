@@ -12,7 +12,7 @@
 use std::path::PathBuf;
 
 use rerankit::metrics::{
-    evaluate, parse_measures, DuplicatePolicy, EvalOptions, IntentQrels, QueryScope, Qrels, Run, Value,
+    evaluate, parse_measures, DuplicatePolicy, EvalOptions, IntentQrels, QueryScope, Qrels, RankingOptions, Run, Value,
 };
 use serde_json::Value as Json;
 
@@ -147,6 +147,14 @@ fn intent_aware_collection() {
     eprintln!("intents.run: {} values compared, max difference {:e}", tally.values, tally.max_difference);
     assert!(tally.values >= 25 * 41, "only {} values compared", tally.values);
     assert!(tally.mismatches.is_empty(), "{} mismatches:\n{}", tally.mismatches.len(), tally.mismatches.join("\n"));
+    // without rel=, the evaluation's relevance level applies
+    let at_level_2 = EvalOptions { ranking: RankingOptions { relevance_level: 2, ..Default::default() }, ..Default::default() };
+    let names = ["alpha_nDCG@10", "alpha_nDCG(rel=2)@10", "ERR_IA@10", "ERR_IA(rel=2)@10"];
+    let e = evaluate(&qrels, &run, &parse_measures(&names).unwrap(), &at_level_2).unwrap();
+    for q in &e.per_query {
+        assert_eq!(q.values[0], q.values[1], "{}", q.qid);
+        assert_eq!(q.values[2], q.values[3], "{}", q.qid);
+    }
 }
 
 #[test]

@@ -31,18 +31,27 @@ pub enum IntentAwareMeasure {
 }
 
 impl IntentAwareMeasure {
-    /// ir_measures' name, with every parameter written out.
-    pub fn name(&self, rel: i64) -> String {
+    /// ir_measures' name with its parameters written out (`rel` only when given).
+    pub fn name(&self, rel: Option<i64>) -> String {
+        let rel = rel.map_or(String::new(), |l| format!("rel={l}"));
+        let params = |given: &[String]| {
+            let list: Vec<&str> = given.iter().map(String::as_str).chain([rel.as_str()]).filter(|p| !p.is_empty()).collect();
+            if list.is_empty() {
+                String::new()
+            } else {
+                format!("({})", list.join(","))
+            }
+        };
         match self {
-            IntentAwareMeasure::AlphaDcg { k, alpha } => format!("alpha_DCG(alpha={alpha},rel={rel})@{k}"),
-            IntentAwareMeasure::AlphaNdcg { k, alpha } => format!("alpha_nDCG(alpha={alpha},rel={rel})@{k}"),
-            IntentAwareMeasure::ErrIa { k } => format!("ERR_IA(rel={rel})@{k}"),
-            IntentAwareMeasure::NerrIa { k } => format!("nERR_IA(rel={rel})@{k}"),
-            IntentAwareMeasure::PrecisionIa { k } => format!("P_IA(rel={rel})@{k}"),
-            IntentAwareMeasure::SubtopicRecall { k } => format!("StRecall(rel={rel})@{k}"),
-            IntentAwareMeasure::ApIa => format!("AP_IA(rel={rel})"),
-            IntentAwareMeasure::Nrbp { alpha, beta } => format!("NRBP(alpha={alpha},beta={beta},rel={rel})"),
-            IntentAwareMeasure::NNrbp { alpha, beta } => format!("nNRBP(alpha={alpha},beta={beta},rel={rel})"),
+            IntentAwareMeasure::AlphaDcg { k, alpha } => format!("alpha_DCG{}@{k}", params(&[format!("alpha={alpha}")])),
+            IntentAwareMeasure::AlphaNdcg { k, alpha } => format!("alpha_nDCG{}@{k}", params(&[format!("alpha={alpha}")])),
+            IntentAwareMeasure::ErrIa { k } => format!("ERR_IA{}@{k}", params(&[])),
+            IntentAwareMeasure::NerrIa { k } => format!("nERR_IA{}@{k}", params(&[])),
+            IntentAwareMeasure::PrecisionIa { k } => format!("P_IA{}@{k}", params(&[])),
+            IntentAwareMeasure::SubtopicRecall { k } => format!("StRecall{}@{k}", params(&[])),
+            IntentAwareMeasure::ApIa => format!("AP_IA{}", params(&[])),
+            IntentAwareMeasure::Nrbp { alpha, beta } => format!("NRBP{}", params(&[format!("alpha={alpha}"), format!("beta={beta}")])),
+            IntentAwareMeasure::NNrbp { alpha, beta } => format!("nNRBP{}", params(&[format!("alpha={alpha}"), format!("beta={beta}")])),
         }
     }
 

@@ -124,7 +124,9 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         Metric::RbpBinary { p, rel } => rank_biased_precision::binary_rank_biased_precision(r, *p, *rel),
         Metric::RbpGraded { p, cutoff } => rank_biased_precision::graded_rank_biased_precision(r, *p, *cutoff),
         Metric::NdcgCutGains { k, gains } => ndcg::ndcg_at_with_gains(r, &GainTable::new(gains, q.qrels), *k),
-        Metric::IntentAware { measure, rel } => q.intents.map_or(0.0, |intents| measure.value(&intents, *rel)),
+        Metric::IntentAware { measure, rel } => {
+            q.intents.map_or(0.0, |intents| measure.value(&intents, rel.unwrap_or(r.relevance_level)))
+        }
         // the caller ranked the query with these settings already
         Metric::Judging { metric, .. } => return value(metric, q),
     };
