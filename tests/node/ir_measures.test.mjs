@@ -59,6 +59,18 @@ test("alpha_nDCG and ERR_IA read the intent-aware qrels given as options.intents
   const run = read("ir_measures/intents/run.trec");
   assert.equal(matches("intents.run", qrels, run, { intents }), 25 * 40);
   matches("intents.run", qrels, run, { intents: new TextEncoder().encode(intents) });
+  // compareRuns reads them too: the run against itself reversed
+  const reversed = run.split("\n").filter(Boolean).map((line) => {
+    const [qid, q0, doc, rank, score, tag] = line.split(" ");
+    return [qid, q0, doc, rank, String(-Number(score)), tag].join(" ");
+  }).join("\n");
+  const comparison = compareRuns(qrels, run, reversed, ["alpha_nDCG@10", "nNRBP"], { intents, complete: true, trials: 10 });
+  const expected = reference("intents.run").measures;
+  close(comparison["alpha_nDCG@10"].meanA, expected["alpha_nDCG@10"].mean, "pyndeval", "compareRuns alpha_nDCG@10");
+  close(comparison["nNRBP"].meanA, expected["nNRBP"].mean, "pyndeval", "compareRuns nNRBP");
+  const alone = evaluate(qrels, reversed, ["alpha_nDCG@10"], { intents, complete: true }).aggregate["alpha_nDCG@10"];
+  assert.equal(comparison["alpha_nDCG@10"].meanB, alone);
+  assert.notEqual(alone, comparison["alpha_nDCG@10"].meanA);
   throwsCode(() => evaluate(qrels, run, ["alpha_nDCG@10"]), "INVALID_ARGUMENT", /alpha_nDCG@10.*intent-aware qrels/);
   throwsCode(() => evaluate(qrels, run, ["ERR_IA@5"], { intents: "1 a d1\n" }), "PARSE", /options\.intents: intent qrels line 1/);
   throwsCode(() => evaluate(qrels, run, ["ERR_IA@5"], { intents: new Uint8Array([0xff]) }), "INVALID_ARGUMENT", /options\.intents/);
