@@ -51,6 +51,9 @@ impl QueryIntents {
     }
 }
 
+/// One line of the file: docno, subtopic index, grade, line number.
+type Row<'a> = (&'a str, u32, i64, usize);
+
 /// The subtopic judgements of a test collection.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct IntentQrels {
@@ -67,8 +70,7 @@ impl IntentQrels {
         let text = without_bom(text);
         let mut subtopic_index: HashMap<&str, u32> = HashMap::new();
         let mut query_index: HashMap<&str, usize> = HashMap::new();
-        // per query: (docno, subtopic index, grade, line)
-        let mut rows: Vec<(&str, Vec<(&str, u32, i64, usize)>)> = Vec::new();
+        let mut rows: Vec<(&str, Vec<Row>)> = Vec::new();
         for (line, [qid, subtopic, docno, grade], count) in field_lines::<4>(text) {
             if count != 4 {
                 return Err(Error::parse(

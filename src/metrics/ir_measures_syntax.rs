@@ -163,27 +163,25 @@ fn parse_call(text: &str) -> Result<Call<'_>> {
     let mut reader = Reader { text, rest: text };
     let measure = reader.identifier()?;
     let mut params: Vec<(&str, Literal)> = Vec::new();
-    if reader.eat('(') {
-        if !reader.eat(')') {
-            loop {
-                let key = reader.identifier().map_err(|_| syntax_error(text, "arguments must be named (key=value)"))?;
-                if !reader.eat('=') {
-                    return Err(syntax_error(text, "arguments must be named (key=value)"));
-                }
-                let value = reader.literal()?;
-                if params.iter().any(|(k, _)| *k == key) {
-                    return Err(syntax_error(text, format!("parameter '{key}' given twice")));
-                }
-                params.push((key, value));
-                if reader.eat(')') {
-                    break;
-                }
-                if !reader.eat(',') {
-                    return Err(syntax_error(text, "expected ',' or ')'"));
-                }
-                if reader.eat(')') {
-                    break;
-                }
+    if reader.eat('(') && !reader.eat(')') {
+        loop {
+            let key = reader.identifier().map_err(|_| syntax_error(text, "arguments must be named (key=value)"))?;
+            if !reader.eat('=') {
+                return Err(syntax_error(text, "arguments must be named (key=value)"));
+            }
+            let value = reader.literal()?;
+            if params.iter().any(|(k, _)| *k == key) {
+                return Err(syntax_error(text, format!("parameter '{key}' given twice")));
+            }
+            params.push((key, value));
+            if reader.eat(')') {
+                break;
+            }
+            if !reader.eat(',') {
+                return Err(syntax_error(text, "expected ',' or ')'"));
+            }
+            if reader.eat(')') {
+                break;
             }
         }
     }

@@ -53,7 +53,7 @@ pub fn binary_rank_biased_precision(r: &RankedRelevance, p: f64, relevance_level
             0.0
         }
     });
-    let normaliser = persistence_weighted_sum(std::iter::repeat(1.0).take(CWL_DEPTH), p);
+    let normaliser = persistence_weighted_sum(std::iter::repeat_n(1.0, CWL_DEPTH), p);
     persistence_weighted_sum(gains, p) / normaliser
 }
 
