@@ -438,9 +438,9 @@ pub fn parse_ir_measure(text: &str) -> Result<Metric> {
             if !(0.0..=1.0).contains(&recall) {
                 return Err(p.invalid(format!("the recall level must be in [0, 1], got {recall}")));
             }
-            // the pytrec_eval provider asks for `iprec_at_recall_{recall:.2f}`
+            // the pytrec_eval provider asks for `iprec_at_recall_{recall:.2f}` from the trec_eval 9 it embeds
             let level: f64 = format!("{recall:.2}").parse().unwrap_or(recall);
-            with_judging(Metric::IprecAtRecall(level), p.judging(true)?)
+            with_judging(Metric::IprecTrecEval9(level), p.judging(true)?)
         }
         "nDCG" | "NDCG" => {
             let cutoff = p.cutoff()?;
@@ -504,7 +504,7 @@ mod tests {
         assert_eq!(parse_ir_measure("RBP").unwrap(), Metric::RbpGraded { p: 0.8, cutoff: None });
         assert_eq!(parse_ir_measure("NumRelRet").unwrap(), judged(Metric::NumRelRet, 1));
         assert_eq!(parse_ir_measure("SetRelP").unwrap(), Metric::SetRelativeP);
-        assert_eq!(parse_ir_measure("IPrec@0.5").unwrap(), Metric::IprecAtRecall(0.5));
+        assert_eq!(parse_ir_measure("IPrec@0.125").unwrap(), Metric::IprecTrecEval9(0.12));
         assert_eq!(parse_ir_measure("nDCG(dcg='exp-log2')@10").unwrap(), Metric::NdcgBurgesCut(10));
         assert_eq!(
             parse_ir_measure("α_nDCG(alpha=0.25)@20").unwrap(),

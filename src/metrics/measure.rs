@@ -147,6 +147,9 @@ pub enum Metric {
     // ---- ir_measures ----
     /// `ERR@k`: expected reciprocal rank, gdeval's gains.
     ExpectedReciprocalRank(u32),
+    /// `IPrec@x`: interpolated precision at recall x as pytrec_eval computes it (trec_eval 9's rounding of
+    /// x·R, whatever the evaluation's `recall_rounding`).
+    IprecTrecEval9(f64),
     /// `Judged@k`: fraction of the top k (or of the whole ranking) that the qrels judge.
     Judged(Option<u32>),
     /// `RBP(p=…,rel=…)`: rank-biased precision with binary gains, cwl_eval's weights.
@@ -264,6 +267,7 @@ impl Metric {
             Metric::GraphragRecall(k) => format!("graphrag_recall@{k}"),
             Metric::GraphragAp => "graphrag_ap".to_string(),
             Metric::ExpectedReciprocalRank(k) => format!("ERR@{k}"),
+            Metric::IprecTrecEval9(level) => format!("IPrec@{level}"),
             Metric::Judged(k) => k.map_or("Judged".to_string(), |k| format!("Judged@{k}")),
             Metric::RbpBinary { p, rel } => format!("RBP(p={p},rel={rel})"),
             Metric::RbpGraded { p, cutoff } => {
@@ -337,6 +341,7 @@ impl Metric {
             Metric::GraphragRecall(_) => "graphrag_recall",
             Metric::GraphragAp => "graphrag_ap",
             Metric::ExpectedReciprocalRank(_) => "ERR",
+            Metric::IprecTrecEval9(_) => "IPrec",
             Metric::Judged(_) => "Judged",
             Metric::RbpBinary { .. } | Metric::RbpGraded { .. } => "RBP",
             Metric::NdcgCutGains { .. } => "ndcg_cut",
@@ -365,7 +370,7 @@ impl Metric {
         }
         let family = FAMILIES.iter().position(|f| *f == self.family()).unwrap_or(FAMILIES.len());
         let parameter = match self {
-            Metric::IprecAtRecall(x) | Metric::RprecMult(x) => *x,
+            Metric::IprecAtRecall(x) | Metric::RprecMult(x) | Metric::IprecTrecEval9(x) => *x,
             Metric::P(k)
             | Metric::Recall(k)
             | Metric::NdcgCut(k)

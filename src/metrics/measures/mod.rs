@@ -120,6 +120,9 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         Metric::GraphragRecall(k) => graphrag::recall_at(r, q.qrels, *k),
         Metric::GraphragAp => graphrag::average_precision(r),
         Metric::ExpectedReciprocalRank(k) => expected_reciprocal_rank::err_at(r, *k),
+        Metric::IprecTrecEval9(level) => {
+            interpolated_precision::interpolated_precision_at_recall(r, *level, interpolated_precision::RecallRounding::TrecEval9)
+        }
         Metric::Judged(k) => judged::judged_at(r, *k),
         Metric::RbpBinary { p, rel } => rank_biased_precision::binary_rank_biased_precision(r, *p, *rel),
         Metric::RbpGraded { p, cutoff } => rank_biased_precision::graded_rank_biased_precision(r, *p, *cutoff),
