@@ -6,8 +6,8 @@
 //! gdeval prints its values with 5 decimals, so ERR and exp-log2 nDCG are compared as gdeval rounds them. The
 //! judged, msmarco, trectools and pyndeval providers order tied scores by docno ascending (trec_eval: descending),
 //! so their values on queries with tied scores, and their means over runs with any, are not compared. `NumQ`
-//! under `-c` counts every qrels query (trec_eval's rule); ir_measures counts the queries of the run, so it is
-//! not compared on queries missing from the run.
+//! and `NumRel` under `-c` count a query missing from the run (trec_eval's rule); ir_measures gives it 0, so
+//! they are not compared on queries missing from the run.
 
 use std::path::PathBuf;
 
@@ -69,7 +69,7 @@ fn check(fixture: &str, qrels: &Qrels, run: &Run) -> Tally {
         let expected = &measures[&request.key];
         let provider = expected["provider"].as_str().unwrap();
         let tie_sensitive = TIE_ORDER_DIFFERS.contains(&provider);
-        let counts_run_queries = request.key == "NumQ";
+        let counts_run_queries = matches!(request.key.as_str(), "NumQ" | "NumRel");
         let per_query = expected["per_query"].as_object().unwrap();
         assert_eq!(per_query.len(), evaluation.per_query.len(), "{fixture} {}: the same queries", request.key);
         for q in &evaluation.per_query {
