@@ -12,7 +12,8 @@ trec_eval 10.0's options and output:
   -M N        keep the top N documents of each query
   -N N        documents in the collection (utility)
   -m MEASURE  a measure, family with parameters (P.5,10, ndcg_cut.10, ndcg.1=3,2=9) or nickname
-              (official — the default —, all_trec, set); ranx names (ndcg@10, mrr@10) work too
+              (official — the default —, all_trec, set); ranx names (ndcg@10, mrr@10) and ir_measures
+              names (P(rel=2)@10, ERR@10, 'RBP(p=0.8,rel=1)', Judged@10) work too
   --keep-first-duplicate   keep the first of a document listed twice (trec_eval fails)
   --input-order            rank by the run's line order instead of by score
 RUN may be '-' (standard input).

@@ -86,6 +86,12 @@ export interface EvaluateOptions {
    * default) or "trec_eval_9" (⌊x·R + 0.9⌋, what pytrec_eval embeds).
    */
   recallRounding?: "trec_eval_10" | "trec_eval_9";
+  /**
+   * Intent-aware (diversity) qrels, `qid subtopic docno grade` per line (TREC Web track / ndeval format), for
+   * ndeval's measures (`alpha_nDCG@k`, `ERR_IA@k`, `nERR_IA@k`, `P_IA@k`, `StRecall@k`, `AP_IA`, `NRBP`,
+   * `nNRBP`); the ordinary qrels still decide which queries are evaluated.
+   */
+  intents?: string | Uint8Array;
 }
 
 export type MetricValue = number | string;
@@ -110,6 +116,15 @@ export function parseRun(text: string | Uint8Array, options: { keepFirstDuplicat
 }
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+function utf8(data: Uint8Array, field: string): string {
+  try {
+    return decoder.decode(data);
+  } catch {
+    return invalidArgument(field, "is not UTF-8 text");
+  }
+}
 
 function bytes(text: unknown, field: string): Uint8Array {
   if (typeof text === "string") return encoder.encode(text);
@@ -200,9 +215,10 @@ interface RawEvaluation {
 
 /**
  * Evaluates a run against qrels. `measures`: trec_eval names (`map`, `P_10`, `P.5,10`, `ndcg_cut_10`,
- * `official`, `all_trec`, `ndcg.1=3,2=9`) or ranx / ir_measures names (`ndcg@10`, `mrr@10`, `recall@100`,
- * `map@100`); optional with `options.profile`. Results are keyed by the names as given (`P.5,10` gives
- * `P_5` and `P_10`).
+ * `official`, `all_trec`, `ndcg.1=3,2=9`), ranx names (`ndcg@10`, `mrr@10`, `recall@100`, `map@100`) or
+ * ir_measures names (`P(rel=2)@10`, `RBP(p=0.8)`, `ERR@10`, `Judged@10`, `alpha_nDCG@20` with
+ * `options.intents`); optional with `options.profile`. Results are keyed by the names as given (`P.5,10`
+ * gives `P_5` and `P_10`).
  */
 export function evaluate(qrels: QrelsInput, run: RunInput, measures?: string | string[], options: EvaluateOptions = {}): Evaluation {
   const [q, ownQ] = qrelsHandle(qrels);
@@ -222,6 +238,7 @@ function wasmOptions(options: object | null | undefined): Record<string, unknown
   if (options === null || options === undefined) return {};
   if (typeof options !== "object") invalidArgument("options", "expected an object");
   const { keepFirstDuplicate: _ignored, ...rest } = options as Record<string, unknown>;
+  if (rest.intents instanceof Uint8Array) rest.intents = utf8(rest.intents, "options.intents");
   return rest;
 }
 

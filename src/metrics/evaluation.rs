@@ -2,11 +2,16 @@
 //! ranking, then the aggregates.
 
 use super::aggregate::{aggregate, AggregateContext};
+use super::intent_qrels::QueryIntents;
 use super::measure::{MeasureRequest, Metric};
+use super::measures::expected_reciprocal_rank::MAX_GRADE;
+use super::measures::intent_aware::IntentRanking;
 use super::measures::interpolated_precision::RecallRounding;
 use super::measures::{value, QueryContext, Value};
 use super::qrels::{Qrels, QueryQrels};
-use super::ranking::{missing_query_ranking, rank_query, RankedRelevance, RankingOptions, RankingWorkspace};
+use super::ranking::{
+    missing_query_ranking, rank_query, RankedRelevance, RankingOptions, RankingWorkspace, NO_ENTRY,
+};
 use super::run::{QueryRun, Run};
 use crate::error::{Error, Result};
 
@@ -92,37 +97,116 @@ fn reset_after_missing_query(metric: &Metric, value: &mut Value) {
     }
 }
 
+/// The ranking settings of one measure: the evaluation's, with the measure's own [`Judging`] on top.
+fn ranking_of(metric: &Metric, base: &RankingOptions) -> RankingOptions {
+    match metric {
+        Metric::Judging { judging, .. } => RankingOptions {
+            relevance_level: judging.relevance_level.unwrap_or(base.relevance_level),
+            judged_only: base.judged_only || judging.judged_only,
+            ..*base
+        },
+        _ => *base,
+    }
+}
+
+/// Refuses measures the qrels cannot serve: intent-aware measures without subtopic judgements, and ERR on
+/// grades above gdeval's 4 (gdeval itself stops on them).
+fn check_requirements(qrels: &Qrels, measures: &[MeasureRequest]) -> Result<()> {
+    if let Some(request) = measures.iter().find(|r| r.metric.needs_intents()) {
+        if qrels.intents().is_none() {
+            return Err(Error::invalid(
+                "intents",
+                format!("'{}' needs intent-aware qrels (qid subtopic docno grade), given as the intents option", request.key),
+            ));
+        }
+    }
+    if let Some(request) = measures.iter().find(|r| matches!(r.metric.unjudged(), Metric::ExpectedReciprocalRank(_))) {
+        let too_high = qrels.queries().iter().find(|q| q.grade_counts.last().is_some_and(|(g, _)| *g > MAX_GRADE));
+        if let Some(query) = too_high {
+            return Err(Error::invalid(
+                "qrels",
+                format!(
+                    "'{}' takes grades up to {MAX_GRADE} (gdeval's gains), query '{}' has grade {}",
+                    request.key,
+                    query.qid,
+                    query.grade_counts.last().map_or(0, |(g, _)| *g)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Per rank, the run's document among the query's subtopic judgements.
+fn intent_documents(run: &Run, query_run: Option<&QueryRun>, intents: &QueryIntents, ranked: &RankedRelevance, out: &mut Vec<Option<u32>>) {
+    out.clear();
+    out.extend(ranked.entry_at_rank.iter().map(|&entry| {
+        let entry = query_run.filter(|_| entry != NO_ENTRY).map(|q| &q.entries[entry as usize])?;
+        intents.position(run.docno_bytes(entry.docno)).map(|i| i as u32)
+    }));
+}
+
 /// Evaluates `run` against `qrels` on every requested measure.
 pub fn evaluate(qrels: &Qrels, run: &Run, measures: &[MeasureRequest], options: &EvalOptions) -> Result<Evaluation> {
     // trec_eval refuses empty qrels; an evaluation against nothing would report zeros that look like results
     if qrels.is_empty() {
         return Err(Error::invalid("qrels", "no queries: empty qrels judge nothing"));
     }
+    check_requirements(qrels, measures)?;
+    // one ranking per distinct setting: ir_measures' rel= and judged_only= rank the query again, as its
+    // pytrec_eval provider runs trec_eval once per setting
+    let mut settings: Vec<RankingOptions> = Vec::new();
+    let setting_of: Vec<usize> = measures
+        .iter()
+        .map(|request| {
+            let ranking = ranking_of(&request.metric, &options.ranking);
+            settings.iter().position(|s| *s == ranking).unwrap_or_else(|| {
+                settings.push(ranking);
+                settings.len() - 1
+            })
+        })
+        .collect();
+    let wants_intents = measures.iter().any(|r| r.metric.needs_intents());
     let mut workspace = RankingWorkspace::default();
-    let mut ranked = RankedRelevance::default();
+    let mut rankings: Vec<RankedRelevance> = vec![RankedRelevance::default(); settings.len()];
+    let mut documents_at_rank: Vec<Vec<Option<u32>>> = vec![Vec::new(); settings.len()];
     let mut per_query = Vec::new();
     for (qid, query_run, query_qrels) in scoped_queries(qrels, run, options.scope) {
         let missing = query_run.is_none();
-        match (query_run, query_qrels) {
-            (Some(query_run), judged) => {
-                rank_query(run, query_run, judged.map(|q| (qrels, q)), &options.ranking, &mut workspace, &mut ranked)
-            }
-            (None, Some(q)) => missing_query_ranking(q, options.ranking.relevance_level, &mut ranked),
-            (None, None) => continue,
+        if missing && query_qrels.is_none() {
+            continue;
         }
-        let context = QueryContext {
-            ranked: &ranked,
-            qrels: query_qrels,
-            collection_size: options.collection_size,
-            run_name: &run.name,
-            recall_rounding: options.recall_rounding,
-        };
+        for (setting, ranked) in settings.iter().zip(rankings.iter_mut()) {
+            match (query_run, query_qrels) {
+                (Some(query_run), judged) => {
+                    rank_query(run, query_run, judged.map(|q| (qrels, q)), setting, &mut workspace, ranked)
+                }
+                (None, Some(q)) => missing_query_ranking(q, setting.relevance_level, ranked),
+                (None, None) => unreachable!("skipped above"),
+            }
+        }
+        let query_intents = if wants_intents { qrels.intents().and_then(|i| i.query(qid)) } else { None };
+        if let Some(intents) = query_intents {
+            for (ranked, documents) in rankings.iter().zip(documents_at_rank.iter_mut()) {
+                intent_documents(run, query_run, intents, ranked, documents);
+            }
+        }
         let values = measures
             .iter()
-            .map(|request| {
+            .zip(&setting_of)
+            .map(|(request, &setting)| {
+                let context = QueryContext {
+                    ranked: &rankings[setting],
+                    qrels: query_qrels,
+                    collection_size: options.collection_size,
+                    run_name: &run.name,
+                    recall_rounding: options.recall_rounding,
+                    intents: query_intents
+                        .map(|query| IntentRanking { query, document_at_rank: &documents_at_rank[setting] }),
+                };
                 let mut v = value(&request.metric, &context);
                 if missing {
-                    reset_after_missing_query(&request.metric, &mut v);
+                    reset_after_missing_query(request.metric.unjudged(), &mut v);
                 }
                 v
             })

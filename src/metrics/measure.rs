@@ -2,6 +2,9 @@
 //! `P_5`, `P.5,10`, `recip_rank`, `ndcg.1=3,2=9` …) and from ranx / ir_measures names (`ndcg@10`, `P@5`,
 //! `precision@5`, `mrr@10`, `recall@100`, `map@100`, `hit_rate@10` …).
 //!
+//! ir_measures' parameterised names (`P(rel=2)@10`, `RBP(p=0.8)`, `ERR@10`, `alpha_nDCG(alpha=0.5)@20`) are read by
+//! [`super::ir_measures_syntax`]; a name any older style reads keeps its meaning.
+//!
 //! ranx names that differ from trec_eval's measure of the same word map to what ranx computes: `map@k` is
 //! trec_eval's `map_cut_k`, `mrr@k` stops at rank k ([`Metric::RecipRankCut`]), `ndcg@k` is `ndcg_cut_k`
 //! (gain = grade), `ndcg_burges@k` uses gain 2^grade − 1, `recall` and `precision` without k are the set
@@ -10,6 +13,8 @@
 
 use std::fmt;
 
+use super::ir_measures_syntax::{is_ir_measures_name, parse_ir_measure};
+use super::measures::intent_aware::IntentAwareMeasure;
 use crate::error::{Error, Result};
 
 /// Custom gains for the nDCG family: `level=gain` pairs as trec_eval's `-m ndcg.1=3,2=9`. A pair whose name is
@@ -27,6 +32,14 @@ pub struct NumberList {
     /// The parameter text as given, `None` for the defaults.
     pub printable: Option<String>,
     pub values: Vec<f64>,
+}
+
+/// Judging settings of one measure that trec_eval takes for the whole run: ir_measures' `rel=` (trec_eval's
+/// `-l`) and `judged_only=True` (trec_eval's `-J`). `None` / `false`: the evaluation's own settings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Judging {
+    pub relevance_level: Option<i64>,
+    pub judged_only: bool,
 }
 
 /// What Haystack 1.x's `EvaluationResult` reports per query for a retriever (`_build_document_metrics_df`).
@@ -131,6 +144,25 @@ pub enum Metric {
     GraphragRecall(u32),
     /// graphrag-eval `average_precision`: sum of precision at each relevant hit, divided by R.
     GraphragAp,
+    // ---- ir_measures ----
+    /// `ERR@k`: expected reciprocal rank, gdeval's gains.
+    ExpectedReciprocalRank(u32),
+    /// `IPrec@x`: interpolated precision at recall x as pytrec_eval computes it (trec_eval 9's rounding of
+    /// x·R, whatever the evaluation's `recall_rounding`).
+    IprecTrecEval9(f64),
+    /// `Judged@k`: fraction of the top k (or of the whole ranking) that the qrels judge.
+    Judged(Option<u32>),
+    /// `RBP(p=…,rel=…)`: rank-biased precision with binary gains, cwl_eval's weights.
+    RbpBinary { p: f64, rel: i64 },
+    /// `RBP(p=…)@k`: rank-biased precision with the grade as gain (trectools).
+    RbpGraded { p: f64, cutoff: Option<u32> },
+    /// `nDCG(gains={…})@k`: `ndcg_cut_k` with custom gains.
+    NdcgCutGains { k: u32, gains: GainPairs },
+    /// ndeval's measures over intent-aware qrels (`alpha_nDCG@k`, `ERR_IA@k`, …) at relevance level `rel`
+    /// (None: the evaluation's).
+    IntentAware { measure: IntentAwareMeasure, rel: Option<i64> },
+    /// Another measure computed at its own relevance level or over judged documents only.
+    Judging { metric: Box<Metric>, judging: Judging },
 }
 
 /// How a measure's per-query values become its aggregate (the `all` line).
@@ -234,6 +266,27 @@ impl Metric {
             Metric::Haystack(m) => format!("haystack.{}", m.haystack_name()),
             Metric::GraphragRecall(k) => format!("graphrag_recall@{k}"),
             Metric::GraphragAp => "graphrag_ap".to_string(),
+            Metric::ExpectedReciprocalRank(k) => format!("ERR@{k}"),
+            Metric::IprecTrecEval9(level) => format!("IPrec@{level}"),
+            Metric::Judged(k) => k.map_or("Judged".to_string(), |k| format!("Judged@{k}")),
+            Metric::RbpBinary { p, rel } => format!("RBP(p={p},rel={rel})"),
+            Metric::RbpGraded { p, cutoff } => {
+                format!("RBP(p={p}){}", cutoff.map_or(String::new(), |k| format!("@{k}")))
+            }
+            Metric::NdcgCutGains { k, gains } => {
+                format!("ndcg_cut_{k}({})", gains.printable.as_deref().unwrap_or_default())
+            }
+            Metric::IntentAware { measure, rel } => measure.name(*rel),
+            Metric::Judging { metric, judging } => {
+                let mut settings = Vec::new();
+                if let Some(level) = judging.relevance_level {
+                    settings.push(format!("rel={level}"));
+                }
+                if judging.judged_only {
+                    settings.push("judged_only=True".to_string());
+                }
+                format!("{}({})", metric.name(), settings.join(","))
+            }
             other => other.family().to_string(),
         }
     }
@@ -287,14 +340,37 @@ impl Metric {
             Metric::Haystack(_) => "haystack",
             Metric::GraphragRecall(_) => "graphrag_recall",
             Metric::GraphragAp => "graphrag_ap",
+            Metric::ExpectedReciprocalRank(_) => "ERR",
+            Metric::IprecTrecEval9(_) => "IPrec",
+            Metric::Judged(_) => "Judged",
+            Metric::RbpBinary { .. } | Metric::RbpGraded { .. } => "RBP",
+            Metric::NdcgCutGains { .. } => "ndcg_cut",
+            Metric::IntentAware { .. } => "intent_aware",
+            Metric::Judging { metric, .. } => metric.family(),
         }
+    }
+
+    /// The measure that computes the values, without its [`Judging`] settings.
+    pub fn unjudged(&self) -> &Metric {
+        match self {
+            Metric::Judging { metric, .. } => metric.unjudged(),
+            other => other,
+        }
+    }
+
+    /// Whether the measure reads intent-aware qrels.
+    pub fn needs_intents(&self) -> bool {
+        matches!(self.unjudged(), Metric::IntentAware { .. })
     }
 
     /// Sort key giving trec_eval's printing order: family order, then parameter ascending.
     pub fn print_order(&self) -> (usize, f64) {
+        if let Metric::Judging { metric, .. } = self {
+            return metric.print_order();
+        }
         let family = FAMILIES.iter().position(|f| *f == self.family()).unwrap_or(FAMILIES.len());
         let parameter = match self {
-            Metric::IprecAtRecall(x) | Metric::RprecMult(x) => *x,
+            Metric::IprecAtRecall(x) | Metric::RprecMult(x) | Metric::IprecTrecEval9(x) => *x,
             Metric::P(k)
             | Metric::Recall(k)
             | Metric::NdcgCut(k)
@@ -306,7 +382,10 @@ impl Metric {
             | Metric::NdcgBurgesCut(k)
             | Metric::Hits(k)
             | Metric::F1Cut(k)
-            | Metric::GraphragRecall(k) => *k as f64,
+            | Metric::GraphragRecall(k)
+            | Metric::ExpectedReciprocalRank(k)
+            | Metric::NdcgCutGains { k, .. } => *k as f64,
+            Metric::IntentAware { measure, .. } => measure.cutoff().unwrap_or(0) as f64,
             Metric::Haystack(m) => HaystackMeasure::ALL.iter().position(|x| x == m).unwrap_or(0) as f64,
             _ => 0.0,
         };
@@ -315,7 +394,7 @@ impl Metric {
 
     /// How the per-query values are aggregated.
     pub fn aggregation(&self) -> Aggregation {
-        match self {
+        match self.unjudged() {
             Metric::RunId => Aggregation::RunName,
             Metric::NumQ => Aggregation::QueryCount,
             Metric::NumRet | Metric::NumRel | Metric::NumRelRet | Metric::NumNonrelJudgedRet => Aggregation::Sum,
@@ -327,7 +406,7 @@ impl Metric {
 
     /// How values print in trec_eval's format.
     pub fn value_kind(&self) -> ValueKind {
-        match self {
+        match self.unjudged() {
             Metric::RunId | Metric::Relstring { .. } => ValueKind::Text,
             Metric::NumQ | Metric::NumRet | Metric::NumRel | Metric::NumRelRet | Metric::NumNonrelJudgedRet => {
                 ValueKind::Count
@@ -338,7 +417,7 @@ impl Metric {
 
     /// Whether trec_eval prints a per-query line for this measure with `-q`.
     pub fn prints_per_query(&self) -> bool {
-        !matches!(self, Metric::RunId | Metric::NumQ | Metric::GmMap | Metric::GmBpref)
+        !matches!(self.unjudged(), Metric::RunId | Metric::NumQ | Metric::GmMap | Metric::GmBpref)
     }
 
     /// Parses one measure name (either style) into the measures it stands for: `P.5,10` and nicknames such as
@@ -348,8 +427,14 @@ impl Metric {
         if name.is_empty() {
             return Err(Error::invalid("measure", "empty measure name"));
         }
+        if name.contains('(') {
+            return Ok(vec![parse_ir_measure(name)?]);
+        }
         if let Some(at) = name.find('@') {
-            return Ok(vec![parse_at_style(&name[..at], &name[at + 1..], name)?]);
+            if let Some(metric) = parse_at_style(&name[..at], &name[at + 1..], name)? {
+                return Ok(vec![metric]);
+            }
+            return Ok(vec![parse_ir_measure(name)?]);
         }
         if let Some(metric) = parse_underscore_cutoff(name)? {
             return Ok(vec![metric]);
@@ -371,6 +456,9 @@ impl Metric {
         if params.is_none() {
             if let Some(metric) = parse_alias(name) {
                 return Ok(vec![metric]);
+            }
+            if is_ir_measures_name(name) {
+                return Ok(vec![parse_ir_measure(name)?]);
             }
         }
         Err(unknown(name))
@@ -423,7 +511,7 @@ fn unknown(name: &str) -> Error {
         "measure",
         format!(
             "unknown measure '{name}' (trec_eval names such as 'ndcg_cut_10', 'P.5,10', 'map', or ranx names such as \
-             'ndcg@10', 'mrr@10', 'recall@100')"
+             'ndcg@10', 'mrr@10', 'recall@100', or ir_measures names such as 'P(rel=2)@10', 'RBP(p=0.8)')"
         ),
     )
 }
@@ -656,13 +744,20 @@ fn parse_alias(name: &str) -> Option<Metric> {
     })
 }
 
-/// `name@k` (ranx / ir_measures).
-fn parse_at_style(family: &str, cutoff: &str, name: &str) -> Result<Metric> {
+/// `name@k` (ranx / ir_measures); `None` for a family these names do not know (ir_measures' own names).
+fn parse_at_style(family: &str, cutoff: &str, name: &str) -> Result<Option<Metric>> {
+    const FAMILIES: &[&str] = &[
+        "ndcg", "ndcg_burges", "p", "precision", "r", "recall", "map", "ap", "mrr", "rr", "recip_rank", "success",
+        "hit_rate", "hitrate", "hits", "f1", "graphrag_recall",
+    ];
+    if !FAMILIES.contains(&family.to_ascii_lowercase().as_str()) {
+        return Ok(None);
+    }
     if cutoff.is_empty() || !cutoff.bytes().all(|b| b.is_ascii_digit()) {
         return Err(Error::invalid("measure", format!("'{name}': the cutoff after '@' must be a positive integer")));
     }
     let k = parse_cutoff(cutoff, name)?;
-    Ok(match family.to_ascii_lowercase().as_str() {
+    Ok(Some(match family.to_ascii_lowercase().as_str() {
         "ndcg" => Metric::NdcgCut(k),
         "ndcg_burges" => Metric::NdcgBurgesCut(k),
         "p" | "precision" => Metric::P(k),
@@ -672,8 +767,7 @@ fn parse_at_style(family: &str, cutoff: &str, name: &str) -> Result<Metric> {
         "success" | "hit_rate" | "hitrate" => Metric::Success(k),
         "hits" => Metric::Hits(k),
         "f1" => Metric::F1Cut(k),
-        "judged" => return Err(Error::invalid("measure", format!("'{name}': use trec_eval's unj_k instead"))),
         "graphrag_recall" => Metric::GraphragRecall(k),
         _ => return Err(unknown(name)),
-    })
+    }))
 }

@@ -1,8 +1,10 @@
 //! The options of `evaluate` and `compare` as JavaScript and JSON give them: a profile's measures and settings
 //! (`profile: "haystack"`), then each option given on top of them.
 
+use std::borrow::Cow;
+
 use super::comparison::PermutationSettings;
-use super::{parse_measures, profile, EvalOptions, MeasureRequest, QueryScope, RecallRounding, TiePolicy};
+use super::{parse_measures, profile, EvalOptions, IntentQrels, MeasureRequest, QueryScope, Qrels, RecallRounding, TiePolicy};
 use crate::error::{Error, Result};
 
 /// Most permutation trials one comparison may run.
@@ -30,6 +32,8 @@ pub struct EvaluateOptions {
     pub trials: Option<u32>,
     /// Seed of `compare`'s randomisation test (default 42).
     pub seed: Option<u64>,
+    /// Intent-aware qrels text (`qid subtopic docno grade`) for the intent-aware measures (`alpha_nDCG@k`, …).
+    pub intents: Option<String>,
 }
 
 impl EvaluateOptions {
@@ -70,6 +74,17 @@ impl EvaluateOptions {
             eval.scope = QueryScope::AllQrels;
         }
         Ok((requests, eval))
+    }
+
+    /// `qrels` with the intent-aware qrels of [`EvaluateOptions::intents`] attached, when given.
+    pub fn qrels_with_intents<'a>(&self, qrels: &'a Qrels) -> Result<Cow<'a, Qrels>> {
+        match &self.intents {
+            None => Ok(Cow::Borrowed(qrels)),
+            Some(text) => {
+                let intents = IntentQrels::parse(text).map_err(|e| e.at("options.intents"))?;
+                Ok(Cow::Owned(qrels.clone().with_intents(intents)))
+            }
+        }
     }
 
     /// The randomisation test's settings.

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use super::docno_arena::{DocnoArena, DocnoSpan};
+use super::intent_qrels::IntentQrels;
 use super::text_lines::field_lines;
 use crate::error::{Error, Result};
 
@@ -55,9 +56,22 @@ pub struct Qrels {
     docnos: DocnoArena,
     /// Sorted by qid bytes.
     queries: Vec<QueryQrels>,
+    /// Subtopic judgements for the intent-aware measures, when given.
+    intents: Option<IntentQrels>,
 }
 
 impl Qrels {
+    /// These qrels with subtopic judgements for the intent-aware measures (`alpha_nDCG@k`, `ERR_IA@k`, …).
+    pub fn with_intents(mut self, intents: IntentQrels) -> Qrels {
+        self.intents = Some(intents);
+        self
+    }
+
+    /// The subtopic judgements, if attached.
+    pub fn intents(&self) -> Option<&IntentQrels> {
+        self.intents.as_ref()
+    }
+
     /// Parses TREC qrels text: `qid iter docno grade` per line, whitespace-separated; blank lines and lines
     /// starting with `#` are skipped. Errors name the line.
     pub fn parse(text: &str) -> Result<Qrels> {
@@ -187,7 +201,7 @@ impl QrelsBuilder {
             }
         }
         self.queries.sort_by(|a, b| a.qid.as_bytes().cmp(b.qid.as_bytes()));
-        Ok(Qrels { docnos: self.docnos, queries: self.queries })
+        Ok(Qrels { docnos: self.docnos, queries: self.queries, intents: None })
     }
 }
 

@@ -15,6 +15,8 @@ pub const NOT_IN_POOL: i64 = -1;
 pub const UNJUDGED_IN_POOL: i64 = -2;
 /// `judgement_at_rank` value for a document with no judgement.
 pub const NO_JUDGEMENT: u32 = u32::MAX;
+/// `entry_at_rank` value for a document that is no entry of the run.
+pub const NO_ENTRY: u32 = u32::MAX;
 
 /// How documents with equal scores are ordered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
@@ -34,6 +36,9 @@ pub struct RankedRelevance {
     pub rels: Vec<i64>,
     /// Index into the query's (docno-sorted) judgements of the document at rank `i + 1`, or [`NO_JUDGEMENT`].
     pub judgement_at_rank: Vec<u32>,
+    /// Index into the query's run entries of the document at rank `i + 1` ([`NO_ENTRY`] for the stand-in
+    /// document of a query missing from the run).
+    pub entry_at_rank: Vec<u32>,
     /// Number of documents retrieved (after the `-M` cut).
     pub num_ret: u64,
     /// Number of judged documents with grade ≥ the relevance level.
@@ -64,11 +69,14 @@ pub struct RankingOptions {
     pub ties: TiePolicy,
     /// Keep only the top n after ranking (trec_eval `-M`).
     pub max_results: Option<usize>,
+    /// Drop retrieved documents the qrels do not mention, after the `-M` cut (trec_eval `-J`, ir_measures'
+    /// `judged_only=True`).
+    pub judged_only: bool,
 }
 
 impl Default for RankingOptions {
     fn default() -> Self {
-        RankingOptions { relevance_level: 1, ties: TiePolicy::TrecEval, max_results: None }
+        RankingOptions { relevance_level: 1, ties: TiePolicy::TrecEval, max_results: None, judged_only: false }
     }
 }
 
@@ -160,9 +168,14 @@ pub fn rank_query(
     if let Some(max) = options.max_results {
         workspace.order.truncate(max);
     }
+    if options.judged_only {
+        let rel_of_entry = &workspace.rel_of_entry;
+        workspace.order.retain(|&i| rel_of_entry[i as usize] != NOT_IN_POOL);
+    }
     // Relevance by rank and counts.
     out.rels.clear();
     out.judgement_at_rank.clear();
+    out.entry_at_rank.clear();
     out.relevance_level = relevance_level;
     out.num_rel_ret = 0;
     out.num_nonpool = 0;
@@ -171,6 +184,7 @@ pub fn rank_query(
         let rel = workspace.rel_of_entry[i as usize];
         out.rels.push(rel);
         out.judgement_at_rank.push(workspace.judgement_of_entry[i as usize]);
+        out.entry_at_rank.push(i);
         match rel {
             NOT_IN_POOL => out.num_nonpool += 1,
             UNJUDGED_IN_POOL => out.num_unjudged_in_pool += 1,
@@ -190,6 +204,8 @@ pub fn missing_query_ranking(query_qrels: &QueryQrels, relevance_level: i64, out
     out.rels.push(NOT_IN_POOL);
     out.judgement_at_rank.clear();
     out.judgement_at_rank.push(NO_JUDGEMENT);
+    out.entry_at_rank.clear();
+    out.entry_at_rank.push(NO_ENTRY);
     out.num_ret = 1;
     out.num_rel = query_qrels.num_relevant(relevance_level);
     out.num_rel_ret = 0;

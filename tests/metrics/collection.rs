@@ -90,7 +90,7 @@ fn check_trec_eval(run_name: &str) {
 }
 
 /// Queries whose run has two documents with the same score: ranx may order those its own way.
-fn queries_with_ties(run: &Run) -> Vec<String> {
+pub fn queries_with_ties(run: &Run) -> Vec<String> {
     run.queries()
         .iter()
         .filter(|q| {

@@ -192,7 +192,8 @@ pub fn metrics_evaluate(qrels: &MetricsQrels, run: &MetricsRun, measures: JsValu
             let name = if options.trials.is_some() { "trials" } else { "seed" };
             return Err(Error::invalid(&format!("options.{name}"), "only compare runs the permutation test"));
         }
-        let evaluation = evaluate(&qrels.inner, &run.inner, &requests, &eval_options)?;
+        let qrels = options.qrels_with_intents(&qrels.inner)?;
+        let evaluation = evaluate(&qrels, &run.inner, &requests, &eval_options)?;
         let m = requests.len();
         let mut values = vec![f64::NAN; evaluation.per_query.len() * m];
         let texts = Array::new();
@@ -241,7 +242,8 @@ pub fn metrics_compare(
     js((|| {
         let (requests, eval_options, options) = requests_and_options(&measures, &options)?;
         let permutation = options.permutation()?;
-        let comparisons = compare_runs(&qrels.inner, &run_a.inner, &run_b.inner, &requests, &eval_options, permutation)?;
+        let qrels = options.qrels_with_intents(&qrels.inner)?;
+        let comparisons = compare_runs(&qrels, &run_a.inner, &run_b.inner, &requests, &eval_options, permutation)?;
         let out = Array::new();
         for c in comparisons {
             let item = Object::new();

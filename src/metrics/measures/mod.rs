@@ -3,11 +3,14 @@
 
 pub mod average_precision;
 pub mod counts;
+pub mod expected_reciprocal_rank;
 pub mod gain_ratio;
 pub mod gain_table;
 pub mod graphrag;
 pub mod haystack_profile;
+pub mod intent_aware;
 pub mod interpolated_precision;
+pub mod judged;
 pub mod ndcg;
 pub mod precision;
 pub mod rank_biased_precision;
@@ -49,6 +52,9 @@ pub struct QueryContext<'a> {
     pub run_name: &'a str,
     /// Recall level → relevant count for `iprec_at_recall` and `11pt_avg`.
     pub recall_rounding: interpolated_precision::RecallRounding,
+    /// The query's subtopic judgements and the run's documents among them (intent-aware measures); None
+    /// when the query has none.
+    pub intents: Option<intent_aware::IntentRanking<'a>>,
 }
 
 /// Judged non-relevant documents of the query: grades in [0, relevance level).
@@ -113,6 +119,19 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         Metric::Haystack(measure) => haystack_profile::haystack_value(r, *measure),
         Metric::GraphragRecall(k) => graphrag::recall_at(r, q.qrels, *k),
         Metric::GraphragAp => graphrag::average_precision(r),
+        Metric::ExpectedReciprocalRank(k) => expected_reciprocal_rank::err_at(r, *k),
+        Metric::IprecTrecEval9(level) => {
+            interpolated_precision::interpolated_precision_at_recall(r, *level, interpolated_precision::RecallRounding::TrecEval9)
+        }
+        Metric::Judged(k) => judged::judged_at(r, *k),
+        Metric::RbpBinary { p, rel } => rank_biased_precision::binary_rank_biased_precision(r, *p, *rel),
+        Metric::RbpGraded { p, cutoff } => rank_biased_precision::graded_rank_biased_precision(r, *p, *cutoff),
+        Metric::NdcgCutGains { k, gains } => ndcg::ndcg_at_with_gains(r, &GainTable::new(gains, q.qrels), *k),
+        Metric::IntentAware { measure, rel } => {
+            q.intents.map_or(0.0, |intents| measure.value(&intents, rel.unwrap_or(r.relevance_level)))
+        }
+        // the caller ranked the query with these settings already
+        Metric::Judging { metric, .. } => return value(metric, q),
     };
     Value::Number(number)
 }

@@ -34,9 +34,21 @@ pub fn ndcg(r: &RankedRelevance, gains: &GainTable) -> f64 {
 /// `ndcg_cut_k` = DCG@k / ideal DCG@k, gain = grade (grades > 0 only), ideal over all judged documents cut at
 /// k; 0 when ideal DCG@k = 0.
 pub fn ndcg_at(r: &RankedRelevance, query: Option<&QueryQrels>, k: u32) -> f64 {
+    let gains = r.rels.iter().map(|&rel| if rel > 0 { rel as f64 } else { 0.0 });
+    cut_ndcg(gains, ideal_grades(query).map(|grade| grade as f64), k)
+}
+
+/// ir_measures `nDCG(gains={…})@k`: `ndcg_cut_k` on qrels whose grades were mapped through the gains (its
+/// pytrec_eval provider rewrites the qrels so), i.e. DCG@k / ideal DCG@k with the gain table's gains.
+pub fn ndcg_at_with_gains(r: &RankedRelevance, gains: &GainTable, k: u32) -> f64 {
+    cut_ndcg(r.rels.iter().map(|&rel| gains.gain(rel).max(0.0)), gains.ideal_gains(), k)
+}
+
+/// DCG@k of `gains` over DCG@k of `ideal`; the DCG itself when the ideal's is 0 (trec_eval's `ndcg_cut`).
+fn cut_ndcg(gains: impl Iterator<Item = f64>, ideal: impl Iterator<Item = f64>, k: u32) -> f64 {
     let k = k as usize;
-    let dcg: f64 = r.rels.iter().take(k).enumerate().filter(|(_, &rel)| rel > 0).map(|(i, &rel)| rel as f64 / discount(i)).fold(0.0, |total, x| total + x);
-    let ideal: f64 = ideal_grades(query).take(k).enumerate().map(|(i, grade)| grade as f64 / discount(i)).fold(0.0, |total, x| total + x);
+    let dcg: f64 = gains.take(k).enumerate().filter(|(_, gain)| *gain > 0.0).map(|(i, gain)| gain / discount(i)).fold(0.0, |total, x| total + x);
+    let ideal: f64 = ideal.take(k).enumerate().map(|(i, gain)| gain / discount(i)).fold(0.0, |total, x| total + x);
     if ideal > 0.0 {
         dcg / ideal
     } else {
