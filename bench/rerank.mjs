@@ -2,9 +2,12 @@
 // Reranking throughput: pairs/s reranking each SciFact query's BM25 top-100 with ce-probe (fp32 and int8).
 //
 //   node bench/rerank.mjs [--queries N] [--batch B] [--max-length L] [--workers N] [--full]
-//                         [--skip native,ort-node,ort-web,pool] [--pkg DIR]
+//                         [--skip native,ort-node,ort-web,pool] [--pkg DIR] [--ab R] [--out FILE]
 //
 // --out FILE: also write the summary as JSON (e.g. bench/out/rerank.json).
+// --ab R: instead, one thread each, rerankit-wasm and onnxruntime-web in one process, alternating R rounds of the
+// whole workload per model (both loaded throughout). On a shared machine a change of load then hits both engines
+// alike: read the ratio of the medians (per-round ratios are printed too).
 // --pkg DIR: the package build to measure (default pkg/dist).
 // The package loads its relaxed-SIMD module where the runtime has relaxed SIMD (docs/inference.md, "Two modules"):
 // on Node 20 only with `node --experimental-wasm-relaxed-simd bench/rerank.mjs …` (node's own flags are passed on
@@ -122,6 +125,46 @@ const record = (engine, model, loadMs, seconds, firstMs) => {
 
 // rerankit in wasm (the npm package's Node entry).
 const { CrossEncoder, wasmSimd } = await loadRerankit();
+
+if (opt("--ab")) {
+  const rounds = Number(opt("--ab"));
+  const ortWeb = await import(createRequire(path.join(root, "bench", "package.json")).resolve("onnxruntime-web"));
+  const ort = ortWeb.default ?? ortWeb;
+  ort.env.wasm.numThreads = 1;
+  ort.env.wasm.simd = true;
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const ab = [];
+  console.log(`[bench] --ab ${rounds}: rerankit-wasm (${wasmSimd()}) and ort-web, one thread each, alternating`);
+  for (const file of ["model.onnx", "model_int8.onnx"]) {
+    const ce = await CrossEncoder.load(ceFiles(file));
+    const session = await ort.InferenceSession.create(path.join(ceDir, file), { executionProviders: ["wasm"] });
+    const prepared = work.map((w) => batches(w.docs.map((d) => ce.encodePair(w.query, d))));
+    const rate = { rerankit: [], ort: [] };
+    for (let r = 0; r < rounds; r++) {
+      let t0 = performance.now();
+      for (const w of work) await ce.rerank(w.query, w.docs, { topK: null, batchSize: batch, maxChunksPerDoc: 1 });
+      rate.rerankit.push(nPairs / ((performance.now() - t0) / 1000));
+      t0 = performance.now();
+      for (const bs of prepared) {
+        for (const b of bs) {
+          const shape = [b.rows, b.len];
+          await session.run({ input_ids: new ort.Tensor("int64", b.ids, shape), attention_mask: new ort.Tensor("int64", b.mask, shape), token_type_ids: new ort.Tensor("int64", b.types, shape) });
+        }
+      }
+      rate.ort.push(nPairs / ((performance.now() - t0) / 1000));
+      console.log(`[bench] ${file.padEnd(16)} round ${r + 1}: rerankit ${rate.rerankit[r].toFixed(2)}, ort-web ${rate.ort[r].toFixed(2)} pairs/s (${(rate.rerankit[r] / rate.ort[r]).toFixed(2)}×)`);
+    }
+    const row = { model: file, rerankit_median: Number(median(rate.rerankit).toFixed(2)), ort_web_median: Number(median(rate.ort).toFixed(2)), ratio_of_medians: Number((median(rate.rerankit) / median(rate.ort)).toFixed(2)), rerankit: rate.rerankit.map((x) => Number(x.toFixed(2))), ort_web: rate.ort.map((x) => Number(x.toFixed(2))) };
+    console.log(`[bench] ${file.padEnd(16)} medians: rerankit ${row.rerankit_median}, ort-web ${row.ort_web_median} pairs/s → ${row.ratio_of_medians}×`);
+    ab.push(row);
+    ce.free();
+    await session.release();
+  }
+  const summary = { date: new Date().toISOString(), loadavg: os.loadavg().map((x) => Number(x.toFixed(2))), node: process.version, wasm_simd: wasmSimd(), max_length: maxLength, batch, pairs: nPairs, rounds, ab };
+  console.log(JSON.stringify(summary));
+  if (opt("--out")) writeFileSync(path.resolve(opt("--out")), JSON.stringify(summary, null, 1) + "\n");
+  process.exit(0);
+}
 const tokens = new Map(); // file → [[{ids, types}]] per query, from rerankit's tokenizer, reused by onnxruntime
 for (const file of ["model.onnx", "model_int8.onnx"]) {
   for (const workers of skip.has("pool") ? [0] : [0, nWorkers]) {

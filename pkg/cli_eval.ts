@@ -2,7 +2,7 @@
 // output, byte for byte (through the wasm core). RUN may be `-` for standard input.
 import { readFileSync } from "node:fs";
 
-const HELP = `usage: rerankit eval [-q] [-c] [-n] [-l N] [-M N] [-N N] {-m measure[.params]}* QRELS RUN
+const HELP = `usage: rerankit eval [-q] [-c] [-n] [-l N] [-M N] [-N N] [--intents FILE] {-m measure[.params]}* QRELS RUN
 
 trec_eval 10.0's options and output:
   -q          per-query lines, then the 'all' lines
@@ -14,6 +14,8 @@ trec_eval 10.0's options and output:
   -m MEASURE  a measure, family with parameters (P.5,10, ndcg_cut.10, ndcg.1=3,2=9) or nickname
               (official — the default —, all_trec, set); ranx names (ndcg@10, mrr@10) and ir_measures
               names (P(rel=2)@10, ERR@10, 'RBP(p=0.8,rel=1)', Judged@10) work too
+  --intents FILE           intent-aware qrels (qid subtopic docno grade) for alpha_nDCG, ERR_IA and
+                           ndeval's other measures (docs/eval.md)
   --keep-first-duplicate   keep the first of a document listed twice (trec_eval fails)
   --input-order            rank by the run's line order instead of by score
 RUN may be '-' (standard input).
@@ -26,16 +28,18 @@ export async function main(args: string[]): Promise<number> {
   }
   await import("./node.js"); // instantiates the wasm core
   const { trecEvalOperands, trecEvalReport } = await import("./metrics.js");
-  const [qrelsPath, runPath] = trecEvalOperands(args);
+  const [qrelsPath, runPath, intentsPath] = trecEvalOperands(args);
   let qrels: Uint8Array;
   let run: Uint8Array;
+  let intents: Uint8Array | undefined;
   try {
     qrels = readFileSync(qrelsPath);
     run = runPath === "-" ? readFileSync(0) : readFileSync(runPath);
+    intents = intentsPath === undefined ? undefined : readFileSync(intentsPath);
   } catch (err) {
     process.stderr.write(`rerankit eval: ${(err as Error).message}\n`);
     return 2;
   }
-  process.stdout.write(trecEvalReport(args, qrels, run));
+  process.stdout.write(trecEvalReport(args, qrels, run, intents));
   return 0;
 }

@@ -328,11 +328,11 @@ export function compareRuns(
 }
 
 /** @internal The `rerankit eval` command: the qrels and run operands of a trec_eval command line. */
-export function trecEvalOperands(args: string[]): [string, string] {
-  return wasm.metricsTrecEvalFiles(args) as [string, string];
+export function trecEvalOperands(args: string[]): [string, string, string?] {
+  return wasm.metricsTrecEvalFiles(args) as [string, string, string?];
 }
 
 /** @internal trec_eval's report for a command line and the two files' contents. */
-export function trecEvalReport(args: string[], qrels: Uint8Array, run: Uint8Array): string {
-  return wasm.metricsTrecEval(args, qrels, run);
+export function trecEvalReport(args: string[], qrels: Uint8Array, run: Uint8Array, intents?: Uint8Array): string {
+  return wasm.metricsTrecEval(args, qrels, run, intents);
 }

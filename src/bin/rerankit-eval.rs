@@ -8,6 +8,7 @@
 use std::io::{Read, Write};
 use std::time::Instant;
 
+use rerankit::metrics::intent_qrels::IntentQrels;
 use rerankit::metrics::trec_cli::TrecEvalArgs;
 use rerankit::metrics::{evaluate, format_trec_eval, DuplicatePolicy, Qrels, Run};
 
@@ -45,6 +46,10 @@ fn main() {
     let t_read = t0.elapsed();
     let t1 = Instant::now();
     let qrels = Qrels::parse(&qrels_text).unwrap_or_else(|e| fail(&e.to_string()));
+    let qrels = match &parsed.intents {
+        Some(path) => qrels.with_intents(IntentQrels::parse(&read(path)).unwrap_or_else(|e| fail(&format!("{path}: {e}")))),
+        None => qrels,
+    };
     let run = Run::parse(&run_text, duplicates).unwrap_or_else(|e| fail(&e.to_string()));
     let t_parse = t1.elapsed();
     let t2 = Instant::now();

@@ -3,6 +3,7 @@
 
 use super::evaluation::{evaluate, EvalOptions, QueryScope};
 use super::measure::{is_trec_family, MeasureRequest, Metric, ALL_TREC, OFFICIAL, SET};
+use super::intent_qrels::IntentQrels;
 use super::qrels::Qrels;
 use super::run::{DuplicatePolicy, Run};
 use super::trec_format::format_trec_eval;
@@ -22,10 +23,14 @@ pub struct TrecEvalArgs {
     pub keep_first_duplicate: bool,
     /// The two file operands: qrels, run.
     pub files: Vec<String>,
+    /// `--intents FILE`: intent-aware qrels (`qid subtopic docno grade`) for alpha-nDCG, ERR-IA and the other
+    /// ndeval measures (not a trec_eval option; [`IntentQrels`]).
+    pub intents: Option<String>,
 }
 
 /// trec_eval's usage line.
-pub const USAGE: &str = "Usage: rerankit eval [-q] [-c] [-n] [-l N] [-M N] [-N N] {-m measure[.params]}* QRELS RUN";
+pub const USAGE: &str =
+    "Usage: rerankit eval [-q] [-c] [-n] [-l N] [-M N] [-N N] [--intents FILE] {-m measure[.params]}* QRELS RUN";
 
 fn number<T: std::str::FromStr>(option: &str, text: &str) -> Result<T> {
     text.trim().parse().map_err(|_| Error::invalid(option, format!("expected an integer, got '{text}'")))
@@ -63,6 +68,18 @@ impl TrecEvalArgs {
                     }
                     "input-order" => {
                         parsed.options.ranking.ties = super::ranking::TiePolicy::Input;
+                        continue;
+                    }
+                    "intents" => {
+                        let file = match inline {
+                            Some(v) => v,
+                            None if i < args.len() => {
+                                i += 1;
+                                args[i - 1].to_string()
+                            }
+                            None => return Err(Error::invalid("arguments", "option '--intents' needs a file")),
+                        };
+                        parsed.intents = Some(file);
                         continue;
                     }
                     _ => return Err(Error::invalid("arguments", format!("unknown option '--{name}'\n{USAGE}"))),
@@ -195,9 +212,15 @@ impl TrecEvalArgs {
     }
 }
 
-/// Runs trec_eval on the texts of the two files: the report, exactly as trec_eval prints it.
-pub fn run_trec_eval(args: &TrecEvalArgs, qrels_text: &str, run_text: &str) -> Result<String> {
+/// Runs trec_eval on the texts of the two files (and of the `--intents` file, when given): the report, exactly
+/// as trec_eval prints it.
+pub fn run_trec_eval(args: &TrecEvalArgs, qrels_text: &str, run_text: &str, intents_text: Option<&str>) -> Result<String> {
     let qrels = Qrels::parse(qrels_text)?;
+    let qrels = match intents_text {
+        Some(text) => qrels.with_intents(IntentQrels::parse(text).map_err(|e| e.at("intents"))?),
+        None if args.intents.is_some() => return Err(Error::invalid("intents", "the --intents file was not read")),
+        None => qrels,
+    };
     let duplicates = if args.keep_first_duplicate { DuplicatePolicy::KeepFirst } else { DuplicatePolicy::Error };
     let run = Run::parse(run_text, duplicates)?;
     let evaluation = evaluate(&qrels, &run, &args.measure_requests()?, &args.options)?;

@@ -174,7 +174,7 @@ fn measure_names_and_cli_arguments() {
         let words: Vec<String> = text(b).split_whitespace().map(str::to_string).collect();
         let names = parse_measures(&words).is_ok();
         let args = rerankit::metrics::trec_cli::TrecEvalArgs::parse(&words);
-        names | args.is_ok_and(|a| rerankit::metrics::trec_cli::run_trec_eval(&a, qrels, run).is_ok())
+        names | args.is_ok_and(|a| rerankit::metrics::trec_cli::run_trec_eval(&a, qrels, run, None).is_ok())
     });
 }
 

@@ -29,7 +29,7 @@ fn empty_run_evaluates_no_query() {
     assert!(e.per_query.is_empty());
     assert_eq!(number(&e.aggregate[0]), 0.0);
     let args = TrecEvalArgs::parse(&["q", "r"]).unwrap();
-    let err = run_trec_eval(&args, QRELS, "").unwrap_err();
+    let err = run_trec_eval(&args, QRELS, "", None).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidArgument);
 }
 

@@ -183,13 +183,36 @@ fn trec_eval_command_line_takes_ir_measures_names() {
     let mut args: Vec<String> = names.iter().flat_map(|n| ["-m".to_string(), n.to_string()]).collect();
     args.extend(["qrels".to_string(), "run".to_string()]);
     let parsed = TrecEvalArgs::parse(&args).unwrap();
-    let report = run_trec_eval(&parsed, &read("ir_measures/qrels.graded.trec"), &read("runs/second.trec")).unwrap();
+    let report = run_trec_eval(&parsed, &read("ir_measures/qrels.graded.trec"), &read("runs/second.trec"), None).unwrap();
     let reference: Json = serde_json::from_str(&read("ir_measures/graded.second.json")).unwrap();
     let lines: Vec<&str> = report.lines().collect();
     assert_eq!(lines.len(), names.len(), "{report}");
     for name in names {
         let key = rerankit::metrics::Metric::parse(name).unwrap().name();
         let line = lines.iter().find(|l| l.split('\t').next().map(str::trim_end) == Some(key.as_str())).unwrap_or_else(|| panic!("{key} in {report}"));
+        let printed: f64 = line.split('\t').nth(2).unwrap().trim().parse().unwrap();
+        let mean = reference["measures"][name]["mean"].as_f64().unwrap();
+        assert!((printed - mean).abs() <= 0.00005 + 5e-6, "{name}: printed {printed}, ir_measures {mean}");
+    }
+}
+
+#[test]
+fn trec_eval_command_line_reads_intents() {
+    use rerankit::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
+    let names = ["alpha_nDCG@10", "ERR_IA@20", "nNRBP", "StRecall@5"];
+    let mut args: Vec<String> = vec!["--intents".into(), "intents.trec".into()];
+    args.extend(names.iter().flat_map(|n| ["-m".to_string(), n.to_string()]));
+    args.extend(["qrels".to_string(), "run".to_string()]);
+    let parsed = TrecEvalArgs::parse(&args).unwrap();
+    assert_eq!(parsed.intents.as_deref(), Some("intents.trec"));
+    let (qrels, run) = (read("ir_measures/intents/qrels.trec"), read("ir_measures/intents/run.trec"));
+    // named but not read: an error, not a report without the intent-aware measures
+    assert!(run_trec_eval(&parsed, &qrels, &run, None).is_err());
+    let report = run_trec_eval(&parsed, &qrels, &run, Some(&read("ir_measures/intents/intents.trec"))).unwrap();
+    let reference: Json = serde_json::from_str(&read("ir_measures/intents.run.json")).unwrap();
+    for name in names {
+        let key = rerankit::metrics::Metric::parse(name).unwrap().name();
+        let line = report.lines().find(|l| l.split('\t').next().map(str::trim_end) == Some(key.as_str())).unwrap_or_else(|| panic!("{key} in {report}"));
         let printed: f64 = line.split('\t').nth(2).unwrap().trim().parse().unwrap();
         let mean = reference["measures"][name]["mean"].as_f64().unwrap();
         assert!((printed - mean).abs() <= 0.00005 + 5e-6, "{name}: printed {printed}, ir_measures {mean}");

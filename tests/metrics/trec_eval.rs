@@ -25,7 +25,7 @@ fn check(expected: &str, args: &[&str]) {
     let parsed = TrecEvalArgs::parse(args).unwrap();
     let qrels = std::fs::read_to_string(dir.join(&parsed.files[0])).unwrap();
     let run = std::fs::read_to_string(dir.join(&parsed.files[1])).unwrap();
-    let ours = run_trec_eval(&parsed, &qrels, &run).unwrap();
+    let ours = run_trec_eval(&parsed, &qrels, &run, None).unwrap();
     let theirs = std::fs::read_to_string(dir.join(expected)).unwrap();
     let ours: Vec<&str> = ours.lines().collect();
     let theirs: Vec<&str> = theirs.lines().collect();

@@ -284,21 +284,23 @@ fn argument_list(args: &JsValue) -> Result<Vec<String>> {
     }
 }
 
-/// The two file operands of a trec_eval command line (qrels, run), after checking every option.
+/// The files a trec_eval command line names, after checking every option: qrels, run, and the `--intents` file
+/// when given.
 #[wasm_bindgen(js_name = metricsTrecEvalFiles)]
 pub fn metrics_trec_eval_files(args: JsValue) -> JsResult<JsValue> {
     js((|| {
         let parsed = TrecEvalArgs::parse(&argument_list(&args)?)?;
         parsed.measure_requests()?;
-        Ok(strings(parsed.files.iter().map(|s| s.as_str())).into())
+        Ok(strings(parsed.files.iter().chain(parsed.intents.iter()).map(|s| s.as_str())).into())
     })())
 }
 
-/// trec_eval's report for a command line and the two files' bytes.
+/// trec_eval's report for a command line and the files' bytes (`intents`: the `--intents` file's).
 #[wasm_bindgen(js_name = metricsTrecEval)]
-pub fn metrics_trec_eval(args: JsValue, qrels: &[u8], run: &[u8]) -> JsResult<String> {
+pub fn metrics_trec_eval(args: JsValue, qrels: &[u8], run: &[u8], intents: Option<Vec<u8>>) -> JsResult<String> {
     js((|| {
         let parsed = TrecEvalArgs::parse(&argument_list(&args)?)?;
-        run_trec_eval(&parsed, utf8("qrels", qrels)?, utf8("run", run)?)
+        let intents = intents.as_deref().map(|bytes| utf8("intents", bytes)).transpose()?;
+        run_trec_eval(&parsed, utf8("qrels", qrels)?, utf8("run", run)?, intents)
     })())
 }
