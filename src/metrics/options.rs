@@ -83,6 +83,11 @@ impl EvaluateOptions {
         if self.trials.is_some_and(|t| t > MAX_TRIALS) {
             return Err(Error::invalid("options.trials", format!("at most {MAX_TRIALS} (ranx's default is 1000)")));
         }
-        Ok(PermutationSettings { trials: self.trials.unwrap_or(defaults.trials), seed: self.seed.unwrap_or(defaults.seed) })
+        let seed = match self.seed {
+            None => defaults.seed,
+            Some(s) => u32::try_from(s)
+                .map_err(|_| Error::invalid("options.seed", format!("must be below 2^32 (numpy's legacy seed, as ranx uses), got {s}")))?,
+        };
+        Ok(PermutationSettings { trials: self.trials.unwrap_or(defaults.trials), seed })
     }
 }
