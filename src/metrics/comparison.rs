@@ -188,11 +188,35 @@ pub fn compare(
     options: &EvalOptions,
     settings: CompareSettings,
 ) -> Result<Comparison> {
-    if runs.len() < 2 || runs.len() > MAX_RUNS {
-        return Err(Error::invalid("runs", format!("give 2 to {MAX_RUNS} runs to compare, got {}", runs.len())));
-    }
     if names.len() != runs.len() {
         return Err(Error::invalid("names", format!("has {} names for {} runs", names.len(), runs.len())));
+    }
+    let evaluations: Vec<Evaluation> = runs.iter().map(|run| evaluate(qrels, run, measures, options)).collect::<Result<_>>()?;
+    let mut qids: Vec<String> = Vec::new();
+    let mut scores = Vec::new();
+    for (m, request) in measures.iter().enumerate() {
+        if let Some((q, values)) = paired_values(&evaluations, m) {
+            qids = q;
+            scores.push((request.key.clone(), values));
+        }
+    }
+    if scores.is_empty() {
+        return Err(Error::invalid("measures", "no numeric measure to compare"));
+    }
+    compare_scores(names, qids, scores, settings)
+}
+
+/// The statistics of [`compare`] over per-query scores already computed: `scores` holds, per measure, its key and
+/// `values[run][query]` (queries as in `qids`, the same for every run).
+pub fn compare_scores(
+    names: &[String],
+    qids: Vec<String>,
+    scores: Vec<(String, Vec<Vec<f64>>)>,
+    settings: CompareSettings,
+) -> Result<Comparison> {
+    let k = names.len();
+    if !(2..=MAX_RUNS).contains(&k) {
+        return Err(Error::invalid("runs", format!("give 2 to {MAX_RUNS} runs to compare, got {k}")));
     }
     if let Some((i, _)) = names.iter().enumerate().find(|(i, n)| names[..*i].contains(n)) {
         return Err(Error::invalid(&format!("names[{i}]"), format!("{:?} names two runs", names[i])));
@@ -203,13 +227,11 @@ pub fn compare(
     if settings.permutation.trials == 0 {
         return Err(Error::invalid("nPermutations", "must be at least 1"));
     }
-    let evaluations: Vec<Evaluation> = runs.iter().map(|run| evaluate(qrels, run, measures, options)).collect::<Result<_>>()?;
-    let mut all_qids: Vec<String> = Vec::new();
     let mut results = Vec::new();
-    for (m, request) in measures.iter().enumerate() {
-        let Some((qids, values)) = paired_values(&evaluations, m) else { continue };
-        all_qids = qids;
-        let k = runs.len();
+    for (key, values) in scores {
+        if values.len() != k || values.iter().any(|v| v.len() != qids.len()) {
+            return Err(Error::invalid(&format!("scores.{key}"), format!("expected {k} runs × {} queries", qids.len())));
+        }
         let mut p_values = vec![vec![f64::NAN; k]; k];
         if settings.stat_test == StatTest::Tukey {
             let groups: Vec<&[f64]> = values.iter().map(Vec::as_slice).collect();
@@ -249,15 +271,12 @@ pub fn compare(
             })
             .collect();
         results.push(MeasureResults {
-            key: request.key.clone(),
+            key,
             means: values.iter().map(|v| np_mean(v)).collect(),
             values,
             p_values,
             win_tie_loss,
         });
     }
-    if results.is_empty() {
-        return Err(Error::invalid("measures", "no numeric measure to compare"));
-    }
-    Ok(Comparison { run_names: names.to_vec(), qids: all_qids, measures: results, settings })
+    Ok(Comparison { run_names: names.to_vec(), qids, measures: results, settings })
 }

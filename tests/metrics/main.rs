@@ -5,3 +5,4 @@ mod trec_eval;
 mod inputs;
 mod profiles;
 mod collection;
+mod compare;
