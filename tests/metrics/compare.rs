@@ -1,6 +1,6 @@
 //! `compare` and its report against ranx 0.3.21 on the SciFact fixture runs (tests/fixtures/collection/compare,
 //! made by tests/fixtures/gen/make_ranx_compare.py): p-values of every pair under Fisher's test (equal: the same
-//! seeded draws), the paired t-test (1e-12) and Tukey's HSD (1e-9: scipy integrates to 1e-11), and the report
+//! seeded draws), the paired t-test (1e-12) and Tukey's HSD (1e-11, scipy's own integration tolerance), and the report
 //! tables byte for byte. Once on ranx's own per-query scores, once end to end from the TREC files.
 
 use std::path::PathBuf;

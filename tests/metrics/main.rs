@@ -6,3 +6,4 @@ mod inputs;
 mod profiles;
 mod collection;
 mod compare;
+mod optimize_fusion;

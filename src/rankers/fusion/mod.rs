@@ -19,6 +19,7 @@
 
 pub mod comb;
 pub mod normalization;
+pub mod optimize;
 pub mod rrf;
 pub mod run;
 
