@@ -17,12 +17,38 @@ use super::tukey::tukey_hsd;
 use crate::error::{Error, Result};
 use crate::python::numpy_sum::np_mean;
 
+/// Most permutations one randomisation test may run.
+pub const MAX_TRIALS: u32 = 1_000_000;
+
 /// Settings of the permutation test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PermutationSettings {
     pub trials: u32,
     /// numpy's legacy seed (0 ≤ seed < 2³²).
     pub seed: u32,
+}
+
+impl PermutationSettings {
+    /// Settings from optional values, checked: 1 ≤ trials ≤ [`MAX_TRIALS`] (default 1000), seed < 2³² (numpy's
+    /// legacy seeds; default 42). `fields` name the two values in errors.
+    pub fn checked(trials: Option<u32>, seed: Option<u64>, fields: (&str, &str)) -> Result<Self> {
+        let defaults = PermutationSettings::default();
+        let trials = trials.unwrap_or(defaults.trials);
+        if trials == 0 {
+            return Err(Error::invalid(fields.0, "must be at least 1"));
+        }
+        // a hard cap on the work one call may ask for: p-values resolve to 1e-6 at the cap, and 2^32 trials over a
+        // few thousand queries would block the caller for minutes
+        if trials > MAX_TRIALS {
+            return Err(Error::invalid(fields.0, format!("at most {MAX_TRIALS} (ranx's default is 1000)")));
+        }
+        let seed = match seed {
+            None => defaults.seed,
+            Some(s) => u32::try_from(s)
+                .map_err(|_| Error::invalid(fields.1, format!("must be below 2^32 (numpy's legacy seed, as ranx uses), got {s}")))?,
+        };
+        Ok(PermutationSettings { trials, seed })
+    }
 }
 
 impl Default for PermutationSettings {

@@ -5,8 +5,7 @@ use super::comparison::PermutationSettings;
 use super::{parse_measures, profile, EvalOptions, MeasureRequest, QueryScope, RecallRounding, TiePolicy};
 use crate::error::{Error, Result};
 
-/// Most permutation trials one comparison may run.
-pub const MAX_TRIALS: u32 = 1_000_000;
+pub use super::comparison::MAX_TRIALS;
 
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
@@ -74,20 +73,6 @@ impl EvaluateOptions {
 
     /// The randomisation test's settings.
     pub fn permutation(&self) -> Result<PermutationSettings> {
-        let defaults = PermutationSettings::default();
-        if self.trials == Some(0) {
-            return Err(Error::invalid("options.trials", "must be at least 1"));
-        }
-        // a hard cap on the work one call may ask for: p-values resolve to 1e-6 at the cap, and 2^32 trials over a
-        // few thousand queries would block the caller for minutes
-        if self.trials.is_some_and(|t| t > MAX_TRIALS) {
-            return Err(Error::invalid("options.trials", format!("at most {MAX_TRIALS} (ranx's default is 1000)")));
-        }
-        let seed = match self.seed {
-            None => defaults.seed,
-            Some(s) => u32::try_from(s)
-                .map_err(|_| Error::invalid("options.seed", format!("must be below 2^32 (numpy's legacy seed, as ranx uses), got {s}")))?,
-        };
-        Ok(PermutationSettings { trials: self.trials.unwrap_or(defaults.trials), seed })
+        PermutationSettings::checked(self.trials, self.seed, ("options.trials", "options.seed"))
     }
 }

@@ -15,6 +15,7 @@
 
 use super::comparison::Comparison;
 use crate::error::{Error, Result};
+use crate::python::repr::{repr_float, round};
 use crate::python::tabulate::{tabulate, TableFormat};
 
 /// The run letters ranx uses in its tables.
@@ -95,11 +96,6 @@ pub fn measure_label(name: &str) -> String {
         Some(l) => format!("{base}-l{l}"),
         None => base,
     }
-}
-
-/// Python's `round(x, digits)` (the double nearest the correctly rounded decimal).
-fn round(x: f64, digits: usize) -> f64 {
-    format!("{x:.digits$}").parse().unwrap_or(x)
 }
 
 /// The table's data: headers, and per run its letter, name, formatted means, beaten letters, and bold flags.
@@ -211,7 +207,7 @@ fn latex(c: &Comparison, t: &Cells) -> String {
     );
     out.push_str("% To change the table size, act on the resizebox argument `0.8`.\n\\begin{table*}[ht]\n\\centering\n\\caption{\n");
     out.push_str("Overall effectiveness of the models.\nThe best results are highlighted in boldface.\n");
-    out.push_str(&format!("Superscripts denote significant differences in {test} with $p \\le {}$.\n}}\n", python_float(c.settings.max_p)));
+    out.push_str(&format!("Superscripts denote significant differences in {test} with $p \\le {}$.\n}}\n", repr_float(c.settings.max_p)));
     out.push_str("\\resizebox{0.8\\textwidth}{!}{\n\\begin{tabular}{c|l");
     out.push_str(&"|c".repeat(c.measures.len()));
     out.push_str("}\n\\toprule\n\\textbf{\\#}\n& \\textbf{Model}");
@@ -239,18 +235,6 @@ fn latex(c: &Comparison, t: &Cells) -> String {
     out
 }
 
-/// Python's `str(x)` of a float, for the `max_p` that `to_latex` prints (`0.01`, `0.05`, `1e-05`).
-fn python_float(x: f64) -> String {
-    let repr = format!("{x:?}");
-    if x != 0.0 && (x.abs() < 1e-4 || x.abs() >= 1e16) {
-        let s = format!("{x:e}");
-        let (mantissa, exponent) = s.split_once('e').unwrap_or((&s, "0"));
-        let e: i32 = exponent.parse().unwrap_or(0);
-        return format!("{mantissa}e{}{:02}", if e < 0 { '-' } else { '+' }, e.abs());
-    }
-    repr
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,13 +246,5 @@ mod tests {
         assert_eq!(measure_label("mrr"), "MRR");
         assert_eq!(measure_label("rbp.80"), "RBP.80");
         assert_eq!(measure_label("ndcg_cut_10"), "ndcg_cut_10");
-    }
-
-    #[test]
-    fn python_float_str() {
-        assert_eq!(python_float(0.01), "0.01");
-        assert_eq!(python_float(0.05), "0.05");
-        assert_eq!(python_float(1.0), "1.0");
-        assert_eq!(python_float(1e-5), "1e-05");
     }
 }

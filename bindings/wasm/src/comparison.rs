@@ -49,17 +49,9 @@ struct CompareOptions {
 impl CompareOptions {
     fn settings(self) -> Result<CompareSettings> {
         let defaults = CompareSettings::default();
-        let seed = match self.random_seed {
-            None => defaults.permutation.seed,
-            Some(s) => u32::try_from(s).map_err(|_| Error::invalid("options.randomSeed", format!("must be below 2^32 (numpy's legacy seed, as ranx uses), got {s}")))?,
-        };
-        let trials = self.n_permutations.unwrap_or(defaults.permutation.trials);
-        if trials > rerankit::metrics::options::MAX_TRIALS {
-            return Err(Error::invalid("options.nPermutations", format!("at most {} (ranx's default is 1000)", rerankit::metrics::options::MAX_TRIALS)));
-        }
         Ok(CompareSettings {
             stat_test: self.stat_test.unwrap_or(defaults.stat_test),
-            permutation: PermutationSettings { trials, seed },
+            permutation: PermutationSettings::checked(self.n_permutations, self.random_seed, ("options.nPermutations", "options.randomSeed"))?,
             max_p: self.max_p.unwrap_or(defaults.max_p),
         })
     }

@@ -20,6 +20,7 @@ use crate::error::{Error, Result};
 use crate::metrics::run::RunBuilder;
 use crate::metrics::{evaluate, parse_measures, DuplicatePolicy, EvalOptions, Qrels, TiePolicy, Value};
 use crate::python::numpy_sum::np_mean;
+use crate::python::repr::{repr_float, round};
 use std::collections::HashMap;
 
 /// Most configurations one search may try.
@@ -66,18 +67,13 @@ pub struct Optimization {
     pub trials: Vec<(FusionParams, f64)>,
 }
 
-/// Python's `round(x, digits)` for digits ≥ 0.
-fn round(x: f64, digits: usize) -> f64 {
-    format!("{x:.digits$}").parse().unwrap_or(x)
-}
-
 /// The weights ranx tries for `step`: `round(x, d)` for x in `np.arange(0, 1 + step, step)`.
 fn weight_values(step: f64) -> Result<Vec<f64>> {
     if !(step.is_finite() && (1e-4..=1.0).contains(&step)) {
         return Err(Error::invalid("step", format!("a weight step must be in [0.0001, 1], got {step}")));
     }
-    // Python's str(step) has a decimal point from 1e-4 up; its digits after the point are ranx's rounding.
-    let text = format!("{step:?}");
+    // ranx rounds to the digits after the point of str(step), which has a point from 1e-4 up.
+    let text = repr_float(step);
     let digits = text.split_once('.').map_or(0, |(_, after)| after.len());
     let count = ((1.0 + step) / step).ceil() as usize;
     Ok((0..count).map(|i| round(i as f64 * step, digits)).collect())
