@@ -155,6 +155,7 @@ else
   if [ "$MODE" = references ]; then
     step "expected sha256" "$PY" scripts/fixtures/build_models.py write-expected --cache "$CACHE" --repo "$REPO"
     step "reference outputs" env RERANKIT_MODELS="$CACHE" "$PY" tests/fixtures/gen/make_references.py
+    step "ranx compare and optimize_fusion" "$PY" tests/fixtures/gen/make_ranx_compare.py
   fi
 fi
 CURRENT_STEP=""
