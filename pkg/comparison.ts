@@ -153,8 +153,8 @@ export function compareMany(qrels: QrelsInput, runs: RunInput[], measures?: stri
 }
 
 export interface OptimizeFusionOptions {
-  /** "wsum" (default) or "rrf". */
-  method?: "wsum" | "rrf";
+  /** "wsum" (default), "mixed", "wmnz" (weights) or "rrf" (k). */
+  method?: "wsum" | "mixed" | "wmnz" | "rrf";
   /** The measure to maximise, any name evaluate takes (default ranx's "ndcg"). */
   metric?: string;
   /** Normalisation applied once before the search (default "min-max", as ranx). */
@@ -164,7 +164,7 @@ export interface OptimizeFusionOptions {
   /** rrf's smallest and largest k (defaults 10 and 100). */
   minK?: number;
   maxK?: number;
-  /** The configurations to try instead of the generated grid: weight vectors (wsum) or k values (rrf). */
+  /** The configurations to try instead of the generated grid: weight vectors (wsum, mixed, wmnz) or k values (rrf). */
   grid?: number[][] | number[];
 }
 
@@ -179,9 +179,9 @@ export interface FusionOptimization {
 }
 
 /**
- * ranx's `optimize_fusion`: the wsum weights or the rrf k that maximise `metric` on `qrels`, by ranx's grid search
- * (wsum: weights in steps of 0.1 whose sum is exactly 1; rrf: k = 10, 20, …, 100). Pass the result's params to
- * `fuse`.
+ * ranx's `optimize_fusion`: the weights (wsum, mixed, wmnz) or the rrf k that maximise `metric` on `qrels`, by
+ * ranx's grid search (weights in steps of 0.1 whose sum is exactly 1; k = 10, 20, …, 100). Pass the result's
+ * params to `fuse`.
  */
 export function optimizeFusion(qrels: QrelsInput, runs: FusionRun[], options: OptimizeFusionOptions = {}): FusionOptimization {
   if (!Array.isArray(runs)) invalidArgument("runs", "expected an array of runs {queryId: {docId: score}}");

@@ -3,6 +3,7 @@
 //! | method | grid (ranx's defaults) |
 //! |---|---|
 //! | `wsum` | every weight vector over `round(np.arange(0, 1 + step, step), d)` (step 0.1; d = decimals of step) whose Python `sum` is exactly 1.0, in `itertools.product` order |
+//! | `mixed`, `wmnz` | the same weight vectors as `wsum` |
 //! | `rrf` | k in `range(minK, maxK + 1, step)` (10, 100, 10) |
 //!
 //! Each configuration fuses the runs (normalised once, `norm` default min-max, as ranx normalises before it
@@ -14,6 +15,7 @@
 //! The exact `sum == 1.0` filter drops vectors such as (0.2, 0.7, 0.1) whose float sum is 1.0000000000000002, as
 //! Python 3.11's left-to-right `sum` does (3.12 sums floats with compensation and keeps them).
 
+use super::comb::{Combination, CombinedScore};
 use super::normalization::Normalization;
 use super::run::{ranking_order, Run as FusionRun};
 use crate::error::{Error, Result};
@@ -30,7 +32,7 @@ pub const MAX_TRIALS: usize = 100_000;
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct OptimizeOptions {
-    /// `"wsum"` (default) or `"rrf"`.
+    /// `"wsum"` (default), `"mixed"`, `"wmnz"` or `"rrf"`.
     pub method: String,
     /// The measure to maximise, any name `evaluate` takes (default ranx's `"ndcg"`).
     pub metric: String,
@@ -41,7 +43,7 @@ pub struct OptimizeOptions {
     /// rrf's smallest and largest k (defaults 10 and 100).
     pub min_k: Option<u32>,
     pub max_k: Option<u32>,
-    /// The configurations to try instead of the generated grid: weight vectors (wsum) or k values (rrf).
+    /// The configurations to try instead of the generated grid: weight vectors (wsum, mixed, wmnz) or k values (rrf).
     pub grid: Option<Vec<serde_json::Value>>,
 }
 
@@ -160,19 +162,28 @@ fn prepare(runs: &[FusionRun], norm: Normalization) -> Vec<PreparedQuery> {
         .collect()
 }
 
-/// The fused scores of one query for one configuration: wsum's Σ w_r·s_r or rrf's Σ 1/(k + rank_r), summed over
-/// the runs in order from 0, as `fuse` computes them.
-fn fused_scores(query: &PreparedQuery, params: &FusionParams) -> Vec<f64> {
-    let mut scores = vec![0.0; query.docs.len()];
+/// The fused scores of one query for one configuration, combined as `fuse` combines them ([`CombinedScore`], the
+/// runs in order): rrf sums 1/(k + rank_r), the weighted methods combine the normalised scores.
+fn fused_scores(query: &PreparedQuery, method: &str, params: &FusionParams) -> Vec<f64> {
+    let combination = match params {
+        FusionParams::K(_) => Combination::Sum,
+        FusionParams::Weights(w) => match method {
+            "mixed" => Combination::Mixed(w.clone()),
+            "wmnz" => Combination::WeightedMnz(w.clone()),
+            _ => Combination::WeightedSum(w.clone()),
+        },
+    };
+    let mut scores = vec![CombinedScore::default(); query.docs.len()];
     for (r, list) in query.per_run.iter().enumerate() {
         for &(doc, score, rank) in list {
-            scores[doc] += match params {
-                FusionParams::Weights(w) => w[r] * score,
+            let contribution = match params {
                 FusionParams::K(k) => 1.0 / (k + rank as f64),
+                FusionParams::Weights(_) => score,
             };
+            scores[doc].add(r, contribution, &combination);
         }
     }
-    scores
+    scores.iter().map(|c| c.value(&combination)).collect()
 }
 
 /// Searches the grid (see the module docs) for the configuration of `options.method` that maximises
@@ -205,7 +216,7 @@ pub fn optimize_fusion(qrels: &Qrels, runs: &[FusionRun], options: &OptimizeOpti
     for params in grid {
         let mut builder = RunBuilder::with_capacity(0, DuplicatePolicy::Error);
         for query in &prepared {
-            let mut fused: Vec<(usize, f64)> = fused_scores(query, &params).into_iter().enumerate().collect();
+            let mut fused: Vec<(usize, f64)> = fused_scores(query, &options.method, &params).into_iter().enumerate().collect();
             fused.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| query.docs[a.0].cmp(&query.docs[b.0])));
             for (doc, score) in fused {
                 builder.add(&query.qid, &query.docs[doc], score)?;
@@ -233,7 +244,7 @@ pub fn optimize_fusion(qrels: &Qrels, runs: &[FusionRun], options: &OptimizeOpti
 /// The configurations to try, in order.
 fn grid(options: &OptimizeOptions, runs: usize) -> Result<Vec<FusionParams>> {
     match options.method.as_str() {
-        "wsum" => {
+        "wsum" | "mixed" | "wmnz" => {
             if options.min_k.is_some() || options.max_k.is_some() {
                 return Err(Error::invalid("minK", "only method \"rrf\" takes minK and maxK"));
             }
@@ -270,7 +281,7 @@ fn grid(options: &OptimizeOptions, runs: usize) -> Result<Vec<FusionParams>> {
                 Ok((min..=max).step_by(step as usize).map(|k| FusionParams::K(k as f64)).collect())
             }
         },
-        other => Err(Error::invalid("method", format!("expected \"wsum\" or \"rrf\" (the methods rerankit fuses with parameters), got {other:?}"))),
+        other => Err(Error::invalid("method", format!("expected \"wsum\", \"mixed\", \"wmnz\" or \"rrf\" (the methods rerankit fuses with parameters), got {other:?}"))),
     }
 }
 
