@@ -107,6 +107,7 @@ export class RunComparison {
    * and "html" put the same content (best mean in bold) in tabulate's GitHub and HTML layouts.
    */
   report(format: ReportFormat = "text", options: ReportOptions = {}): string {
+    if (typeof format !== "string") invalidArgument("format", `expected "text", "markdown", "latex" or "html", got ${typeof format}`);
     return this.handle.report(format, options);
   }
 

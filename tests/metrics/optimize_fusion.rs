@@ -93,6 +93,7 @@ fn optimize_fusion_refuses_bad_input() {
         (OptimizeOptions { grid: Some(vec![serde_json::json!([0.5])]), ..Default::default() }, "grid[0]"),
         (OptimizeOptions { method: "rrf".into(), grid: Some(vec![serde_json::json!(-1)]), ..Default::default() }, "grid[0]"),
         (OptimizeOptions { grid: Some(vec![]), ..Default::default() }, "grid"),
+        (OptimizeOptions { method: "rrf".into(), min_k: Some(0), max_k: Some(u32::MAX), step: Some(1.0), ..Default::default() }, "grid"),
     ];
     for (options, field) in cases {
         let e = err(options, &runs);

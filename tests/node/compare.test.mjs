@@ -98,6 +98,7 @@ test("compareRuns and report refuse bad input with a RerankitError naming the fi
   bad(() => compareRuns(qrelsText, runs, "map", { statTst: "fisher" }), "statTst");
   const r = compareRuns(qrelsText, runs, "map");
   bad(() => r.report("pdf"), "format");
+  bad(() => r.report(5), "format");
   bad(() => r.report("text", { digits: 99 }), "digits");
   bad(() => r.report("text", { percentages: true, digits: 1 }), "digits");
 });
@@ -123,6 +124,7 @@ test("optimizeFusion equals ranx's optimize_fusion: same grid, same best params"
   bad({ grid: [[0.5]] }, "grid[0]");
   bad({ metric: "nope" }, "nope");
   bad({ stp: 0.1 }, "stp");
+  bad({ method: "rrf", minK: 0, maxK: 2 ** 32 - 1, step: 1 }, "grid");
   qrels.free();
 });
 

@@ -278,6 +278,10 @@ fn grid(options: &OptimizeOptions, runs: usize) -> Result<Vec<FusionParams>> {
                     return Err(Error::invalid("step", format!("rrf's step is a whole number ≥ 1, got {step}")));
                 }
                 let (min, max) = (options.min_k.unwrap_or(10), options.max_k.unwrap_or(100));
+                let count = if max < min { 0 } else { (max - min) as u64 / step as u64 + 1 };
+                if count > MAX_TRIALS as u64 {
+                    return Err(Error::invalid("grid", format!("{count} values of k; at most {MAX_TRIALS}")));
+                }
                 Ok((min..=max).step_by(step as usize).map(|k| FusionParams::K(k as f64)).collect())
             }
         },
