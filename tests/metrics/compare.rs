@@ -3,17 +3,12 @@
 //! seeded draws), the paired t-test (1e-12) and Tukey's HSD (1e-11, scipy's own integration tolerance), and the report
 //! tables byte for byte. Once on ranx's own per-query scores, once end to end from the TREC files.
 
-use std::path::PathBuf;
-
+use crate::collection::collection;
 use rerankit::metrics::comparison::{compare, compare_scores, CompareSettings, Comparison, PermutationSettings, StatTest};
 use rerankit::metrics::report::{report, ReportFormat, ReportStyle};
 use rerankit::metrics::significance::fisher_randomization_test;
 use rerankit::metrics::{parse_measures, DuplicatePolicy, EvalOptions, Qrels, Run};
 use serde_json::Value as Json;
-
-fn collection() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/collection")
-}
 
 fn fixture() -> Json {
     let text = std::fs::read_to_string(collection().join("compare/ranx_compare.json")).expect("ranx_compare.json");

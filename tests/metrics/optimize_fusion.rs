@@ -2,17 +2,12 @@
 //! ranx_optimize.json, made by tests/fixtures/gen/make_ranx_compare.py): the same grid in the same order, the same
 //! best parameters, and every configuration's score.
 
-use std::path::PathBuf;
-
+use crate::collection::collection;
 use rerankit::metrics::Qrels;
 use rerankit::rankers::fusion::optimize::{optimize_fusion, FusionParams, OptimizeOptions};
 use rerankit::rankers::fusion::Run;
 use rerankit::ErrorCode;
 use serde_json::Value as Json;
-
-fn collection() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/collection")
-}
 
 /// A TREC run file as a fusion run (lines in file order).
 fn trec_run(name: &str) -> Run {
