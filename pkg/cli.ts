@@ -7,6 +7,7 @@ type Subcommand = { summary: string; load: () => Promise<{ main(args: string[]):
 
 const subcommands: Record<string, Subcommand> = {
   "agent-eval": { summary: "evaluate agent answers and steps like graphrag-eval", load: () => import("./cli_agent_eval.js") },
+  compare: { summary: "compare runs like ranx (Fisher, Student, Tukey) and print its report table", load: () => import("./cli_compare.js") },
   eval: { summary: "trec_eval: evaluate a run against qrels (its options, its output)", load: () => import("./cli_eval.js") },
   "qa-eval": { summary: "SQuAD v1.1/v2.0 exact match and F1, as the official scripts print them", load: () => import("./cli_qa_eval.js") },
   version: { summary: "print the version", load: async () => ({ main: async () => { const { version } = await import("./node.js"); console.log(version()); return 0; } }) },

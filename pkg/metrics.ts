@@ -8,6 +8,7 @@
 // cross the boundary once.
 import * as wasm from "./wasm/rerankit.js";
 import { invalidArgument } from "./errors.js";
+import { compareMany, type CompareRunsOptions, type RunComparison } from "./comparison.js";
 
 /** Parsed relevance judgements (reusable across evaluate calls). */
 export class ParsedQrels {
@@ -181,8 +182,8 @@ function columns(input: object, field: string): Columns {
   return { qids: queries.map(([qid]) => qid).join("\0"), counts, docnos: docnoParts.join("\0"), values };
 }
 
-/** Qrels input → a handle, and whether this call owns it (and must free it). */
-function qrelsHandle(input: QrelsInput): [ParsedQrels, boolean] {
+/** @internal Qrels input → a handle, and whether this call owns it (and must free it). */
+export function qrelsHandle(input: QrelsInput): [ParsedQrels, boolean] {
   if (input instanceof ParsedQrels) return [input, false];
   if (typeof input === "string" || input instanceof Uint8Array) return [parseQrels(input), true];
   if (input !== null && typeof input === "object") {
@@ -192,7 +193,8 @@ function qrelsHandle(input: QrelsInput): [ParsedQrels, boolean] {
   return invalidArgument("qrels", "expected TREC text, {qid: {docno: grade}}, a Map, or parseQrels()");
 }
 
-function runHandle(input: RunInput, field: string, keepFirst: boolean): [ParsedRun, boolean] {
+/** @internal Run input → a handle, and whether this call owns it. */
+export function runHandle(input: RunInput, field: string, keepFirst: boolean): [ParsedRun, boolean] {
   if (input instanceof ParsedRun) return [input, false];
   if (typeof input === "string" || input instanceof Uint8Array) {
     return [new ParsedRun(wasm.metricsParseRun(bytes(input, field), { keepFirstDuplicate: keepFirst })), true];
@@ -265,9 +267,9 @@ function shape(raw: RawEvaluation): Evaluation {
 }
 
 export interface CompareOptions extends EvaluateOptions {
-  /** Random sign flips in the permutation test (default 1000, as ranx). */
+  /** Permutations of Fisher's randomisation test (default 1000, as ranx). */
   trials?: number;
-  /** Seed of the permutation test (default 42). */
+  /** Its seed, numpy's legacy seed 0 ≤ s < 2³² (default 42): the same seed gives ranx's p-value. */
   seed?: number;
 }
 
@@ -280,7 +282,7 @@ export interface MeasureComparison {
   perQuery: Record<string, { a: number; b: number; delta: number }>;
   /** Paired Student's t-test, two-sided. */
   tTest: { statistic: number; pValue: number };
-  /** Randomised (Fisher) permutation test: fraction of sign flips with |mean difference| ≥ the observed one. */
+  /** Fisher's randomisation test as ranx draws it: fraction of permutations with |mean difference| ≥ the observed one. */
   permutation: { pValue: number; trials: number; seed: number };
 }
 
@@ -295,23 +297,30 @@ interface RawComparison {
   permutation: { pValue: number; trials: number; seed: number };
 }
 
-/** Compares run B with run A on each measure: means, per-query deltas, paired t-test, permutation test. */
+/**
+ * Compares N runs like ranx's `compare`: `compareRuns(qrels, [run1, run2, …], measures, {statTest, maxP, …})`
+ * gives each pair's p-value under one test and ranx's report tables (pkg/comparison.ts).
+ */
+export function compareRuns(qrels: QrelsInput, runs: RunInput[], measures?: string | string[], options?: CompareRunsOptions): RunComparison;
+/** Compares run B with run A on each measure: means, per-query deltas, paired t-test, Fisher's test (ranx's draws). */
+export function compareRuns(qrels: QrelsInput, runA: RunInput, runB: RunInput, measures?: string | string[], options?: CompareOptions): Record<string, MeasureComparison>;
 export function compareRuns(
   qrels: QrelsInput,
-  runA: RunInput,
-  runB: RunInput,
-  measures?: string | string[],
+  runA: RunInput | RunInput[],
+  runB?: RunInput | string | string[],
+  measures?: string | string[] | CompareRunsOptions,
   options: CompareOptions = {},
-): Record<string, MeasureComparison> {
+): Record<string, MeasureComparison> | RunComparison {
+  if (Array.isArray(runA)) return compareMany(qrels, runA, runB as string | string[] | undefined, measures as CompareRunsOptions | undefined);
   const keepFirst = options?.keepFirstDuplicate === true;
   const [q, ownQ] = qrelsHandle(qrels);
   const owned: ParsedRun[] = [];
   try {
     const [a, ownA] = runHandle(runA, "runA", keepFirst);
     if (ownA) owned.push(a);
-    const [b, ownB] = runHandle(runB, "runB", keepFirst);
+    const [b, ownB] = runHandle(runB as RunInput, "runB", keepFirst);
     if (ownB) owned.push(b);
-    const raw = wasm.metricsCompare(q.handle, a.handle, b.handle, measures ?? null, wasmOptions(options)) as RawComparison[];
+    const raw = wasm.metricsCompare(q.handle, a.handle, b.handle, (measures as string | string[] | undefined) ?? null, wasmOptions(options)) as RawComparison[];
     const out: Record<string, MeasureComparison> = {};
     for (const c of raw) {
       const perQuery: MeasureComparison["perQuery"] = {};

@@ -297,11 +297,11 @@ export class DiversityRanker {
 export type FusionRun = Record<string, Record<string, number>>;
 
 export interface FuseOptions {
-  /** `"rrf"` (default), `"wsum"`, `"combsum"`, `"combmnz"` or `"combmax"`. */
-  method?: "rrf" | "wsum" | "combsum" | "combmnz" | "combmax";
+  /** `"rrf"` (default), `"wsum"`, `"mixed"`, `"wmnz"`, `"combsum"`, `"combmnz"` or `"combmax"`. */
+  method?: "rrf" | "wsum" | "mixed" | "wmnz" | "combsum" | "combmnz" | "combmax";
   /** RRF's k (default 60). */
   k?: number;
-  /** One weight per run (`wsum` only). */
+  /** One weight per run (`wsum`, `mixed` and `wmnz` only). */
   weights?: number[];
   /** Normalisation per run and query before combining: `"min-max"` (default, as ranx), `"max"`, `"sum"`, `"zmuv"` / `"z-score"`, `"rank"`, or `null` / `"none"`. Ignored by RRF. */
   norm?: "min-max" | "max" | "sum" | "zmuv" | "z-score" | "rank" | "none" | null;

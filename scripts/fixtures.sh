@@ -156,6 +156,7 @@ else
     step "expected sha256" "$PY" scripts/fixtures/build_models.py write-expected --cache "$CACHE" --repo "$REPO"
     step "reference outputs" env RERANKIT_MODELS="$CACHE" "$PY" tests/fixtures/gen/make_references.py
     step "ir_measures outputs" "$PY" tests/fixtures/gen/make_ir_measures.py
+    step "ranx compare and optimize_fusion" "$PY" tests/fixtures/gen/make_ranx_compare.py
   fi
 fi
 CURRENT_STEP=""

@@ -1,22 +1,54 @@
-//! Two runs on the same qrels, measure by measure: per-query values and differences, paired t-test and
-//! randomised permutation test.
+//! Comparing runs on the same qrels, measure by measure, as ranx's `compare` does: per-query values, means,
+//! a statistical test between every pair of runs ([`StatTest`]), and win/tie/loss counts. [`compare_runs`] is
+//! the two-run form (both tests at once, per-query differences); [`compare`] takes any number of runs and one
+//! test, and its result is what [`super::report`] prints.
 //!
-//! Queries are paired by qid over the union of the two evaluations; a query evaluated for one run only
-//! (the other run lacks it) counts 0 for the other run, as trec_eval `-c` would score it.
+//! Queries are paired by qid over the union of the evaluations, in byte order (ranx sorts its qrels' ids the same
+//! way, and its Fisher test draws per query in that order); a query evaluated for some runs only counts 0 for the
+//! others, as trec_eval `-c` would score it.
 
-use super::evaluation::{evaluate, EvalOptions};
+use super::evaluation::{evaluate, EvalOptions, Evaluation};
 use super::measure::MeasureRequest;
 use super::measures::Value;
 use super::qrels::Qrels;
 use super::run::Run;
-use super::significance::{paired_t_test, permutation_test, PermutationTest, TTest};
-use crate::error::Result;
+use super::significance::{fisher_randomization_test, paired_t_test, PermutationTest, TTest};
+use super::tukey::tukey_hsd;
+use crate::error::{Error, Result};
+use crate::python::numpy_sum::np_mean;
+
+/// Most permutations one randomisation test may run.
+pub const MAX_TRIALS: u32 = 1_000_000;
 
 /// Settings of the permutation test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PermutationSettings {
     pub trials: u32,
-    pub seed: u64,
+    /// numpy's legacy seed (0 ≤ seed < 2³²).
+    pub seed: u32,
+}
+
+impl PermutationSettings {
+    /// Settings from optional values, checked: 1 ≤ trials ≤ [`MAX_TRIALS`] (default 1000), seed < 2³² (numpy's
+    /// legacy seeds; default 42). `fields` name the two values in errors.
+    pub fn checked(trials: Option<u32>, seed: Option<u64>, fields: (&str, &str)) -> Result<Self> {
+        let defaults = PermutationSettings::default();
+        let trials = trials.unwrap_or(defaults.trials);
+        if trials == 0 {
+            return Err(Error::invalid(fields.0, "must be at least 1"));
+        }
+        // a hard cap on the work one call may ask for: p-values resolve to 1e-6 at the cap, and 2^32 trials over a
+        // few thousand queries would block the caller for minutes
+        if trials > MAX_TRIALS {
+            return Err(Error::invalid(fields.0, format!("at most {MAX_TRIALS} (ranx's default is 1000)")));
+        }
+        let seed = match seed {
+            None => defaults.seed,
+            Some(s) => u32::try_from(s)
+                .map_err(|_| Error::invalid(fields.1, format!("must be below 2^32 (numpy's legacy seed, as ranx uses), got {s}")))?,
+        };
+        Ok(PermutationSettings { trials, seed })
+    }
 }
 
 impl Default for PermutationSettings {
@@ -26,7 +58,7 @@ impl Default for PermutationSettings {
     }
 }
 
-/// One measure compared.
+/// One measure compared between two runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MeasureComparison {
     pub key: String,
@@ -38,7 +70,34 @@ pub struct MeasureComparison {
     pub permutation: PermutationTest,
 }
 
-/// Compares `run_b` with `run_a` on every numeric measure of `measures`.
+/// Query ids over the union of `evaluations`, in byte order, and each evaluation's numeric values of measure `m`
+/// for them (0 where an evaluation lacks the query); `None` when the measure is not numeric.
+fn paired_values(evaluations: &[Evaluation], m: usize) -> Option<(Vec<String>, Vec<Vec<f64>>)> {
+    if evaluations.iter().any(|e| matches!(e.aggregate[m], Value::Text(_))) {
+        return None;
+    }
+    let mut qids: Vec<&str> = evaluations.iter().flat_map(|e| e.per_query.iter().map(|q| q.qid.as_str())).collect();
+    qids.sort_unstable_by(|x, y| x.as_bytes().cmp(y.as_bytes()));
+    qids.dedup();
+    let values = evaluations
+        .iter()
+        .map(|e| {
+            qids.iter()
+                .map(|qid| {
+                    e.per_query.binary_search_by(|q| q.qid.as_bytes().cmp(qid.as_bytes())).ok().map_or(0.0, |i| {
+                        match &e.per_query[i].values[m] {
+                            Value::Number(x) => *x,
+                            Value::Text(_) => f64::NAN,
+                        }
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    Some((qids.into_iter().map(str::to_string).collect(), values))
+}
+
+/// Compares `run_b` with `run_a` on every numeric measure of `measures`: paired t-test and Fisher's test.
 pub fn compare_runs(
     qrels: &Qrels,
     run_a: &Run,
@@ -47,38 +106,203 @@ pub fn compare_runs(
     options: &EvalOptions,
     permutation: PermutationSettings,
 ) -> Result<Vec<MeasureComparison>> {
-    let a = evaluate(qrels, run_a, measures, options)?;
-    let b = evaluate(qrels, run_b, measures, options)?;
-    let mut qids: Vec<&str> = a.per_query.iter().chain(&b.per_query).map(|q| q.qid.as_str()).collect();
-    qids.sort_unstable_by(|x, y| x.as_bytes().cmp(y.as_bytes()));
-    qids.dedup();
-    let value_of = |e: &super::Evaluation, qid: &str, m: usize| -> f64 {
-        e.per_query
-            .binary_search_by(|q| q.qid.as_bytes().cmp(qid.as_bytes()))
-            .ok()
-            .map_or(0.0, |i| match &e.per_query[i].values[m] {
-                Value::Number(x) => *x,
-                Value::Text(_) => f64::NAN,
-            })
-    };
+    let evaluations = [evaluate(qrels, run_a, measures, options)?, evaluate(qrels, run_b, measures, options)?];
     let mut comparisons = Vec::new();
     for (m, request) in measures.iter().enumerate() {
-        if matches!(a.aggregate[m], Value::Text(_)) {
-            continue;
-        }
-        let per_query: Vec<(String, f64, f64)> =
-            qids.iter().map(|qid| (qid.to_string(), value_of(&a, qid, m), value_of(&b, qid, m))).collect();
-        let values_a: Vec<f64> = per_query.iter().map(|(_, x, _)| *x).collect();
-        let values_b: Vec<f64> = per_query.iter().map(|(_, _, y)| *y).collect();
-        let mean = |v: &[f64]| if v.is_empty() { 0.0 } else { v.iter().fold(0.0, |s, x| s + x) / v.len() as f64 };
+        let Some((qids, values)) = paired_values(&evaluations, m) else { continue };
+        let mean = |v: &[f64]| if v.is_empty() { 0.0 } else { np_mean(v) };
         comparisons.push(MeasureComparison {
             key: request.key.clone(),
-            mean_a: mean(&values_a),
-            mean_b: mean(&values_b),
-            t_test: paired_t_test(&values_a, &values_b),
-            permutation: permutation_test(&values_a, &values_b, permutation.trials, permutation.seed),
-            per_query,
+            mean_a: mean(&values[0]),
+            mean_b: mean(&values[1]),
+            t_test: paired_t_test(&values[0], &values[1]),
+            permutation: fisher_randomization_test(&values[0], &values[1], permutation.trials, permutation.seed),
+            per_query: qids.into_iter().zip(values[0].iter().zip(&values[1])).map(|(q, (a, b))| (q, *a, *b)).collect(),
         });
     }
     Ok(comparisons)
+}
+
+/// The statistical test of [`compare`] (ranx's `stat_test`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StatTest {
+    /// Fisher's randomisation test, ranx's draws ([`fisher_randomization_test`]).
+    Fisher,
+    /// Two-sided paired Student's t-test ([`paired_t_test`]).
+    Student,
+    /// Tukey's HSD over all runs at once ([`tukey_hsd`]).
+    Tukey,
+}
+
+impl StatTest {
+    /// ranx's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            StatTest::Fisher => "fisher",
+            StatTest::Student => "student",
+            StatTest::Tukey => "tukey",
+        }
+    }
+}
+
+/// Settings of [`compare`]; the defaults are ranx's.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CompareSettings {
+    /// Default Student's t-test, as ranx's `compare`.
+    pub stat_test: StatTest,
+    /// Fisher's permutations and seed (default 1000 and 42).
+    pub permutation: PermutationSettings,
+    /// A pair differs significantly when p ≤ max_p (default 0.01).
+    pub max_p: f64,
+}
+
+impl Default for CompareSettings {
+    fn default() -> Self {
+        CompareSettings { stat_test: StatTest::Student, permutation: PermutationSettings::default(), max_p: 0.01 }
+    }
+}
+
+/// How often run i scored above, equal to and below run j over the queries (ranx's win/tie/loss).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct WinTieLoss {
+    pub win: u32,
+    pub tie: u32,
+    pub loss: u32,
+}
+
+/// One measure over all runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeasureResults {
+    pub key: String,
+    /// Mean per run (numpy's mean of the per-query values, as ranx).
+    pub means: Vec<f64>,
+    /// `values[run][query]`, queries as in [`Comparison::qids`].
+    pub values: Vec<Vec<f64>>,
+    /// `p_values[i][j]`, symmetric; NaN on the diagonal.
+    pub p_values: Vec<Vec<f64>>,
+    /// `win_tie_loss[i][j]`: run i against run j.
+    pub win_tie_loss: Vec<Vec<WinTieLoss>>,
+}
+
+/// Runs compared on several measures (ranx's `Report` data).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Comparison {
+    pub run_names: Vec<String>,
+    pub qids: Vec<String>,
+    pub measures: Vec<MeasureResults>,
+    pub settings: CompareSettings,
+}
+
+impl Comparison {
+    /// Whether runs i and j differ significantly on measure m: p ≤ max_p (never for NaN).
+    pub fn significant(&self, m: usize, i: usize, j: usize) -> bool {
+        self.measures[m].p_values[i][j] <= self.settings.max_p
+    }
+}
+
+/// The most runs [`compare`] takes: the report names them a–z, as ranx does.
+pub const MAX_RUNS: usize = 26;
+
+/// Compares `runs` (named by `names`) on every numeric measure: each run's per-query values and mean, the p-value
+/// of every pair under `settings.stat_test`, and win/tie/loss counts, as ranx's `compare`.
+pub fn compare(
+    qrels: &Qrels,
+    runs: &[&Run],
+    names: &[String],
+    measures: &[MeasureRequest],
+    options: &EvalOptions,
+    settings: CompareSettings,
+) -> Result<Comparison> {
+    if names.len() != runs.len() {
+        return Err(Error::invalid("names", format!("has {} names for {} runs", names.len(), runs.len())));
+    }
+    let evaluations: Vec<Evaluation> = runs.iter().map(|run| evaluate(qrels, run, measures, options)).collect::<Result<_>>()?;
+    let mut qids: Vec<String> = Vec::new();
+    let mut scores = Vec::new();
+    for (m, request) in measures.iter().enumerate() {
+        if let Some((q, values)) = paired_values(&evaluations, m) {
+            qids = q;
+            scores.push((request.key.clone(), values));
+        }
+    }
+    if scores.is_empty() {
+        return Err(Error::invalid("measures", "no numeric measure to compare"));
+    }
+    compare_scores(names, qids, scores, settings)
+}
+
+/// The statistics of [`compare`] over per-query scores already computed: `scores` holds, per measure, its key and
+/// `values[run][query]` (queries as in `qids`, the same for every run).
+pub fn compare_scores(
+    names: &[String],
+    qids: Vec<String>,
+    scores: Vec<(String, Vec<Vec<f64>>)>,
+    settings: CompareSettings,
+) -> Result<Comparison> {
+    let k = names.len();
+    if !(2..=MAX_RUNS).contains(&k) {
+        return Err(Error::invalid("runs", format!("give 2 to {MAX_RUNS} runs to compare, got {k}")));
+    }
+    if let Some((i, _)) = names.iter().enumerate().find(|(i, n)| names[..*i].contains(n)) {
+        return Err(Error::invalid(&format!("names[{i}]"), format!("{:?} names two runs", names[i])));
+    }
+    if !(settings.max_p.is_finite() && settings.max_p > 0.0 && settings.max_p <= 1.0) {
+        return Err(Error::invalid("maxP", format!("must be in (0, 1], got {}", settings.max_p)));
+    }
+    if settings.permutation.trials == 0 {
+        return Err(Error::invalid("nPermutations", "must be at least 1"));
+    }
+    let mut results = Vec::new();
+    for (key, values) in scores {
+        if values.len() != k || values.iter().any(|v| v.len() != qids.len()) {
+            return Err(Error::invalid(&format!("scores.{key}"), format!("expected {k} runs × {} queries", qids.len())));
+        }
+        let mut p_values = vec![vec![f64::NAN; k]; k];
+        if settings.stat_test == StatTest::Tukey {
+            let groups: Vec<&[f64]> = values.iter().map(Vec::as_slice).collect();
+            p_values = tukey_hsd(&groups);
+            (0..k).for_each(|i| p_values[i][i] = f64::NAN);
+        } else {
+            for i in 0..k {
+                for j in i + 1..k {
+                    let p = match settings.stat_test {
+                        StatTest::Fisher => {
+                            let PermutationSettings { trials, seed } = settings.permutation;
+                            fisher_randomization_test(&values[i], &values[j], trials, seed).p_value
+                        }
+                        _ => paired_t_test(&values[i], &values[j]).p_value,
+                    };
+                    (p_values[i][j], p_values[j][i]) = (p, p);
+                }
+            }
+        }
+        let win_tie_loss = (0..k)
+            .map(|i| {
+                (0..k)
+                    .map(|j| {
+                        let mut w = WinTieLoss::default();
+                        for (a, b) in values[i].iter().zip(&values[j]) {
+                            if a > b {
+                                w.win += 1;
+                            } else if a == b {
+                                w.tie += 1;
+                            } else if a < b {
+                                w.loss += 1;
+                            }
+                        }
+                        w
+                    })
+                    .collect()
+            })
+            .collect();
+        results.push(MeasureResults {
+            key,
+            means: values.iter().map(|v| np_mean(v)).collect(),
+            values,
+            p_values,
+            win_tie_loss,
+        });
+    }
+    Ok(Comparison { run_names: names.to_vec(), qids, measures: results, settings })
 }

@@ -28,9 +28,11 @@ pub mod profiles;
 pub mod qrels;
 pub mod ranking;
 pub mod ranx_shape;
+pub mod report;
 pub mod run;
 pub mod significance;
 pub mod text_lines;
+pub mod tukey;
 pub mod trec_cli;
 pub mod trec_format;
 

@@ -7,8 +7,7 @@ use super::comparison::PermutationSettings;
 use super::{parse_measures, profile, EvalOptions, IntentQrels, MeasureRequest, QueryScope, Qrels, RecallRounding, TiePolicy};
 use crate::error::{Error, Result};
 
-/// Most permutation trials one comparison may run.
-pub const MAX_TRIALS: u32 = 1_000_000;
+pub use super::comparison::MAX_TRIALS;
 
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
@@ -89,15 +88,6 @@ impl EvaluateOptions {
 
     /// The randomisation test's settings.
     pub fn permutation(&self) -> Result<PermutationSettings> {
-        let defaults = PermutationSettings::default();
-        if self.trials == Some(0) {
-            return Err(Error::invalid("options.trials", "must be at least 1"));
-        }
-        // a hard cap on the work one call may ask for: p-values resolve to 1e-6 at the cap, and 2^32 trials over a
-        // few thousand queries would block the caller for minutes
-        if self.trials.is_some_and(|t| t > MAX_TRIALS) {
-            return Err(Error::invalid("options.trials", format!("at most {MAX_TRIALS} (ranx's default is 1000)")));
-        }
-        Ok(PermutationSettings { trials: self.trials.unwrap_or(defaults.trials), seed: self.seed.unwrap_or(defaults.seed) })
+        PermutationSettings::checked(self.trials, self.seed, ("options.trials", "options.seed"))
     }
 }

@@ -1,8 +1,12 @@
-//! Comparing two runs query by query: per-query differences, the paired Student's t-test and the randomised
-//! (Fisher) permutation test, as ranx's `compare` offers them.
+//! Comparing two runs query by query: the paired Student's t-test (scipy's `ttest_rel`) and Fisher's
+//! randomisation test exactly as ranx draws it (numpy's seeded MT19937), as ranx's `compare` offers them. Tukey's
+//! HSD, which looks at all runs at once, is [`super::tukey`].
 //!
 //! The t distribution's CDF comes from the regularised incomplete beta function (continued fraction, Lentz's
 //! method) and a Lanczos log-gamma; both are tested against reference values.
+
+use crate::python::mt19937::Mt19937;
+use crate::python::numpy_sum::np_mean;
 
 /// A paired t-test result.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -16,10 +20,10 @@ pub struct TTest {
 /// A randomised permutation test result.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PermutationTest {
-    /// Fraction of the random sign flips whose |mean difference| ≥ the observed one (ranx's estimate).
+    /// Fraction of the random permutations whose |mean difference| ≥ the observed one (ranx's estimate).
     pub p_value: f64,
     pub trials: u32,
-    pub seed: u64,
+    pub seed: u32,
 }
 
 /// ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; relative error below 1e-15).
@@ -170,34 +174,35 @@ impl SplitMix64 {
     }
 }
 
-/// Randomised permutation test (Fisher's, as ranx): each trial swaps each query's pair of values with
-/// probability 1/2; p = (trials with |mean(b) − mean(a)| ≥ observed) / trials.
-pub fn permutation_test(a: &[f64], b: &[f64], trials: u32, seed: u64) -> PermutationTest {
-    let n = a.len().min(b.len());
-    if n == 0 || trials == 0 {
-        return PermutationTest { p_value: f64::NAN, trials, seed };
+/// Fisher's randomisation test as ranx 0.3.21 computes it (`fisher_randomization_test`, Smucker et al., CIKM
+/// 2007), with its generator, so that a seed gives ranx's p-value:
+///
+/// p = (1/P) · Σ_{i=1..P} [ |mean(c⁽ⁱ⁾) − mean(t⁽ⁱ⁾)| ≥ |mean(c) − mean(t)| ]
+///
+/// where permutation i swaps query q's pair (c_q, t_q) when its draw is even. The draws are numpy's
+/// `np.random.seed(seed)` stream, one 32-bit word per query and permutation, queries in order (numpy's
+/// `permutation` of a pair takes one word and swaps on a 0 bit); means are numpy's pairwise ones, so the
+/// comparison with the observed difference ties exactly where ranx's does. No query or no permutation gives NaN.
+pub fn fisher_randomization_test(control: &[f64], treatment: &[f64], permutations: u32, seed: u32) -> PermutationTest {
+    let n = control.len().min(treatment.len());
+    if n == 0 || permutations == 0 {
+        return PermutationTest { p_value: f64::NAN, trials: permutations, seed };
     }
-    let differences: Vec<f64> = a.iter().zip(b).map(|(x, y)| y - x).collect();
-    let observed = (differences.iter().fold(0.0, |s, d| s + d) / n as f64).abs();
-    // Rounding: a permuted mean equal to the observed one up to 1e-12 counts as reaching it.
-    let threshold = observed - 1e-12 * observed.max(1.0);
-    let mut rng = SplitMix64::new(seed);
+    let (control, treatment) = (&control[..n], &treatment[..n]);
+    let observed = (np_mean(control) - np_mean(treatment)).abs();
+    let mut rng = Mt19937::new(seed);
+    let (mut left, mut right) = (vec![0.0; n], vec![0.0; n]);
     let mut reached = 0u32;
-    for _ in 0..trials {
-        let mut sum = 0.0;
-        let mut bits = 0u64;
-        for (i, d) in differences.iter().enumerate() {
-            if i % 64 == 0 {
-                bits = rng.next_u64();
-            }
-            sum += if bits & 1 == 1 { -d } else { *d };
-            bits >>= 1;
+    for _ in 0..permutations {
+        for q in 0..n {
+            let swap = rng.next_u32() & 1 == 0;
+            (left[q], right[q]) = if swap { (treatment[q], control[q]) } else { (control[q], treatment[q]) };
         }
-        if (sum / n as f64).abs() >= threshold {
+        if (np_mean(&left) - np_mean(&right)).abs() >= observed {
             reached += 1;
         }
     }
-    PermutationTest { p_value: reached as f64 / trials as f64, trials, seed }
+    PermutationTest { p_value: reached as f64 / permutations as f64, trials: permutations, seed }
 }
 
 #[cfg(test)]
@@ -248,17 +253,22 @@ mod tests {
     }
 
     #[test]
-    fn permutation_test_is_seeded_and_sane() {
+    fn fisher_test_is_seeded_and_sane() {
         let a: Vec<f64> = (0..50).map(|i| (i % 7) as f64 / 7.0).collect();
-        let same = permutation_test(&a, &a, 1000, 42);
+        let same = fisher_randomization_test(&a, &a, 1000, 42);
         assert_eq!(same.p_value, 1.0);
         let better: Vec<f64> = a.iter().map(|x| x + 0.2).collect();
-        let p = permutation_test(&a, &better, 1000, 42);
-        assert_eq!(p.p_value, 0.0);
+        assert_eq!(fisher_randomization_test(&a, &better, 1000, 42).p_value, 0.0);
         let noisy: Vec<f64> = a.iter().enumerate().map(|(i, x)| x + if i % 2 == 0 { 0.05 } else { -0.04 }).collect();
-        let p1 = permutation_test(&a, &noisy, 2000, 7);
-        let p2 = permutation_test(&a, &noisy, 2000, 7);
-        assert_eq!(p1, p2);
+        let p1 = fisher_randomization_test(&a, &noisy, 2000, 7);
+        assert_eq!(p1, fisher_randomization_test(&a, &noisy, 2000, 7));
         assert!(p1.p_value > 0.0 && p1.p_value < 1.0);
+    }
+
+    #[test]
+    fn fisher_test_small_case_matches_ranx() {
+        // ranx's fisher_randomization_test.py_func([0.2, 0.5, 0.1, 0.9, 0.4], [0.3, 0.7, 0.1, 0.6, 0.8], 20, 0.01, 42)
+        let p = fisher_randomization_test(&[0.2, 0.5, 0.1, 0.9, 0.4], &[0.3, 0.7, 0.1, 0.6, 0.8], 20, 42);
+        assert_eq!(p.p_value, 0.65);
     }
 }

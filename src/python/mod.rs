@@ -6,11 +6,17 @@
 //!   writes its prompts.
 //! - [`text`]: `str.format` and `str.capitalize`, as graphrag-eval builds its prompts.
 //! - [`values`]: `==` (`1 == 1.0 == True`), truthiness and `str()` as graphrag-eval applies them to JSON.
+//! - [`numpy_sum`]: numpy's pairwise float sum, mean and variance; [`mt19937`]: numpy's legacy seeded generator
+//!   (ranx's Fisher test draws from both).
+//! - [`tabulate`]: the `tabulate` package's simple, GitHub and HTML tables (ranx prints its reports with it).
 //! - [`numpy_argsort`]: numpy's unstable quicksort order, which pandas' `sort_values` gives Haystack's
 //!   `wrong_examples`.
 
 pub mod json;
+pub mod mt19937;
 pub mod numpy_argsort;
+pub mod numpy_sum;
 pub mod repr;
+pub mod tabulate;
 pub mod text;
 pub mod values;

@@ -123,6 +123,12 @@ pub fn repr_float(x: f64) -> String {
     out
 }
 
+/// `round(x, digits)` for digits ≥ 0: the double nearest the correctly rounded decimal, i.e. the number that
+/// `"%.{digits}f" % x` prints (Python rounds the exact binary value, half to even; so does Rust's formatting).
+pub fn round(x: f64, digits: usize) -> f64 {
+    format!("{x:.digits$}").parse().unwrap_or(x)
+}
+
 /// `repr(str)`: single quotes unless the text holds `'` and no `"`; backslash escapes for the quote, `\\`,
 /// `\t`, `\n`, `\r`, other C0 controls and DEL as `\xNN`, and non-printable non-ASCII characters as
 /// `\xNN`, `\uNNNN` or `\UNNNNNNNN`.

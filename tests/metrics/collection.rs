@@ -9,7 +9,7 @@ use rerankit::metrics::{
 };
 use serde_json::Value as Json;
 
-fn collection() -> PathBuf {
+pub(crate) fn collection() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/collection")
 }
 

@@ -6,3 +6,5 @@ mod inputs;
 mod profiles;
 mod collection;
 mod ir_measures;
+mod compare;
+mod optimize_fusion;

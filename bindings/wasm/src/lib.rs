@@ -6,6 +6,7 @@
 mod convert;
 mod document;
 mod errors;
+mod comparison;
 mod metrics;
 mod option_fields;
 mod rankers;

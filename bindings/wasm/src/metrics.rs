@@ -55,6 +55,20 @@ pub struct MetricsRun {
 counts!(MetricsQrels);
 counts!(MetricsRun);
 
+impl MetricsQrels {
+    /// The parsed qrels, for the other binding modules (comparison, fusion optimisation).
+    pub(crate) fn qrels(&self) -> &Qrels {
+        &self.inner
+    }
+}
+
+impl MetricsRun {
+    /// The parsed run, for the other binding modules.
+    pub(crate) fn run(&self) -> &Run {
+        &self.inner
+    }
+}
+
 #[wasm_bindgen]
 impl MetricsRun {
     /// The run's name (the tag column of its last line).
@@ -155,7 +169,7 @@ pub fn metrics_run_from_columns(
 }
 
 /// Measures and settings from the JS `measures` (a name, names, or nothing for the profile's) and `options`.
-fn requests_and_options(measures: &JsValue, options: &JsValue) -> Result<(Vec<MeasureRequest>, EvalOptions, EvaluateOptions)> {
+pub(crate) fn requests_and_options(measures: &JsValue, options: &JsValue) -> Result<(Vec<MeasureRequest>, EvalOptions, EvaluateOptions)> {
     let options: EvaluateOptions = read_options("options", options)?;
     let names: Vec<String> = match to_json("measures", measures)? {
         Value::Null => Vec::new(),

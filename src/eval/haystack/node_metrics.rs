@@ -13,6 +13,7 @@
 //! `simulated_top_k_reader` keeps the k best ranks (`nsmallest`, ties by position) and re-ranks them.
 
 use crate::python::numpy_argsort::pandas_sort_order;
+use crate::python::numpy_sum::np_sum;
 use super::table::{Cell, NodeTable};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
@@ -281,40 +282,6 @@ pub fn document_metrics_per_query(t: &NodeTable, rows: &[usize], simulated_top_k
         out.push((qid, m));
     }
     out
-}
-
-/// numpy's `np.sum` of a float64 array (pairwise summation with 8-way unrolled blocks, as numpy does).
-pub fn np_sum(v: &[f64]) -> f64 {
-    fn pairwise(a: &[f64]) -> f64 {
-        let n = a.len();
-        if n < 8 {
-            let mut res = 0.0;
-            for x in a {
-                res += x;
-            }
-            res
-        } else if n <= 128 {
-            let mut r = [a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]];
-            let mut i = 8;
-            while i < n - (n % 8) {
-                for k in 0..8 {
-                    r[k] += a[i + k];
-                }
-                i += 8;
-            }
-            let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-            while i < n {
-                res += a[i];
-                i += 1;
-            }
-            res
-        } else {
-            let mut n2 = n / 2;
-            n2 -= n2 % 8;
-            pairwise(&a[..n2]) + pairwise(&a[n2..])
-        }
-    }
-    pairwise(v)
 }
 
 /// pandas' `Series.mean()` of float64 values (numpy's sum over the values, divided by the count; NaN skipped).

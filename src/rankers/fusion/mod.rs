@@ -12,6 +12,8 @@
 //! | `combsum` | Σ norm_r(d) |
 //! | `combmnz` | (number of runs that retrieved d) × Σ norm_r(d) |
 //! | `combmax` | max norm_r(d) |
+//! | `mixed` | (Σ_{r∈R(d)} w_r · norm_r(d)) · √\|R(d)\| (R(d): the runs that retrieved d) |
+//! | `wmnz` | (Σ_{r∈R(d)} norm_r(d)) · (Σ_{r∈R(d)} w_r) |
 //!
 //! Differences from ranx: ranx asserts that all runs have the same query ids; rerankit fuses the union of the
 //! queries (a run without a query simply contributes nothing to it), in order of first appearance. One run is
@@ -19,6 +21,7 @@
 
 pub mod comb;
 pub mod normalization;
+pub mod optimize;
 pub mod rrf;
 pub mod run;
 
@@ -39,14 +42,23 @@ pub enum FusionMethod {
 }
 
 impl FusionMethod {
-    /// Builds a method from ranx-style names: `"rrf"` (with `k`, default 60), `"wsum"` (with one weight per run),
-    /// `"combsum"`, `"combmnz"`, `"combmax"` (also ranx's `"sum"`, `"mnz"`, `"max"`).
+    /// Builds a method from ranx-style names: `"rrf"` (with `k`, default 60), `"wsum"`, `"mixed"`, `"wmnz"` (with
+    /// one weight per run), `"combsum"`, `"combmnz"`, `"combmax"` (also ranx's `"sum"`, `"mnz"`, `"max"`).
     pub fn parse(name: &str, k: Option<f64>, weights: Option<Vec<f64>>) -> Result<Self> {
         let method = match name {
             "rrf" => FusionMethod::ReciprocalRank { k: k.unwrap_or(rrf::DEFAULT_K) },
-            "wsum" => match weights {
-                Some(w) => return Ok(FusionMethod::Combined(Combination::WeightedSum(w))),
-                None => return Err(Error::invalid("weights", "method \"wsum\" needs one weight per run")),
+            "wsum" | "mixed" | "wmnz" => match weights {
+                Some(w) => {
+                    if k.is_some() {
+                        return Err(Error::invalid("k", format!("only method \"rrf\" takes k, not {name:?}")));
+                    }
+                    return Ok(FusionMethod::Combined(match name {
+                        "wsum" => Combination::WeightedSum(w),
+                        "mixed" => Combination::Mixed(w),
+                        _ => Combination::WeightedMnz(w),
+                    }));
+                }
+                None => return Err(Error::invalid("weights", format!("method {name:?} needs one weight per run"))),
             },
             "combsum" | "sum" => FusionMethod::Combined(Combination::Sum),
             "combmnz" | "mnz" => FusionMethod::Combined(Combination::Mnz),
@@ -54,12 +66,12 @@ impl FusionMethod {
             other => {
                 return Err(Error::invalid(
                     "method",
-                    format!("expected \"rrf\", \"wsum\", \"combsum\", \"combmnz\" or \"combmax\", got {other:?}"),
+                    format!("expected \"rrf\", \"wsum\", \"mixed\", \"wmnz\", \"combsum\", \"combmnz\" or \"combmax\", got {other:?}"),
                 ))
             }
         };
         if weights.is_some() {
-            return Err(Error::invalid("weights", format!("only method \"wsum\" takes weights, not {name:?}")));
+            return Err(Error::invalid("weights", format!("only methods \"wsum\", \"mixed\" and \"wmnz\" take weights, not {name:?}")));
         }
         if k.is_some() && !matches!(method, FusionMethod::ReciprocalRank { .. }) {
             return Err(Error::invalid("k", format!("only method \"rrf\" takes k, not {name:?}")));
@@ -77,7 +89,7 @@ pub struct FusionOptions {
     pub method: String,
     /// RRF's constant (default 60).
     pub k: Option<f64>,
-    /// `wsum`'s weights, one per run.
+    /// `wsum`'s, `mixed`'s and `wmnz`'s weights, one per run.
     pub weights: Option<Vec<f64>>,
     pub norm: Option<Normalization>,
 }
@@ -106,15 +118,16 @@ pub fn fuse(runs: &[Run], method: &FusionMethod, norm: Normalization) -> Result<
     }
     match method {
         FusionMethod::ReciprocalRank { k } => rrf::check_k(*k)?,
-        FusionMethod::Combined(Combination::WeightedSum(w)) => {
-            if w.len() != runs.len() {
-                return Err(Error::invalid("weights", format!("has {} weights for {} runs", w.len(), runs.len())));
-            }
-            if let Some(i) = w.iter().position(|x| !x.is_finite()) {
-                return Err(Error::invalid(&format!("weights[{i}]"), format!("{} is not a finite weight", w[i])));
+        FusionMethod::Combined(c) => {
+            if let Some(w) = c.weights() {
+                if w.len() != runs.len() {
+                    return Err(Error::invalid("weights", format!("has {} weights for {} runs", w.len(), runs.len())));
+                }
+                if let Some(i) = w.iter().position(|x| !x.is_finite()) {
+                    return Err(Error::invalid(&format!("weights[{i}]"), format!("{} is not a finite weight", w[i])));
+                }
             }
         }
-        FusionMethod::Combined(_) => {}
     }
 
     // Query ids in first-appearance order, and where each run keeps them.

@@ -1,0 +1,150 @@
+//! Bindings for comparing N runs like ranx (`compare`, its report tables) and for ranx's `optimize_fusion`
+//! (wrapped by pkg/comparison.ts). Runs are gathered in a `MetricsRunList` (each parsed run copied in once), and
+//! the result stays here as a `MetricsComparison` handle, so that its tables print without recomputing.
+
+use super::convert::{read_options, to_js, to_json};
+use super::errors::{js, JsResult};
+use super::metrics::{requests_and_options, MetricsQrels, MetricsRun};
+use rerankit::metrics::comparison::{compare, CompareSettings, Comparison, PermutationSettings, StatTest};
+use rerankit::metrics::report::{report, ReportFormat, ReportStyle};
+use rerankit::metrics::Run;
+use rerankit::rankers::fusion::optimize::{optimize_fusion, FusionParams, OptimizeOptions};
+use rerankit::rankers::fusion::Run as FusionRun;
+use rerankit::{Error, Result};
+use serde_json::{json, Value};
+use wasm_bindgen::prelude::*;
+
+/// Runs to compare, with their names.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct MetricsRunList {
+    runs: Vec<Run>,
+    names: Vec<String>,
+}
+
+#[wasm_bindgen]
+impl MetricsRunList {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> MetricsRunList {
+        MetricsRunList::default()
+    }
+
+    /// Adds a copy of `run` under `name`.
+    pub fn push(&mut self, run: &MetricsRun, name: String) {
+        self.runs.push(run.run().clone());
+        self.names.push(name);
+    }
+}
+
+/// `compare`'s own options (the evaluation options travel separately).
+#[derive(Debug, Default, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+struct CompareOptions {
+    stat_test: Option<StatTest>,
+    n_permutations: Option<u32>,
+    max_p: Option<f64>,
+    random_seed: Option<u64>,
+}
+
+impl CompareOptions {
+    fn settings(self) -> Result<CompareSettings> {
+        let defaults = CompareSettings::default();
+        Ok(CompareSettings {
+            stat_test: self.stat_test.unwrap_or(defaults.stat_test),
+            permutation: PermutationSettings::checked(self.n_permutations, self.random_seed, ("options.nPermutations", "options.randomSeed"))?,
+            max_p: self.max_p.unwrap_or(defaults.max_p),
+        })
+    }
+}
+
+/// A comparison of N runs (ranx's `Report`).
+#[wasm_bindgen]
+pub struct MetricsComparison {
+    inner: Comparison,
+}
+
+/// Compares the runs of `list` on `measures`: `evalOptions` as `evaluate`'s, `options` as `{statTest, nPermutations,
+/// maxP, randomSeed}`.
+#[wasm_bindgen(js_name = metricsCompareMany)]
+pub fn metrics_compare_many(qrels: &MetricsQrels, list: &MetricsRunList, measures: JsValue, eval_options: JsValue, options: JsValue) -> JsResult<MetricsComparison> {
+    js((|| {
+        let (requests, eval, _) = requests_and_options(&measures, &eval_options)?;
+        let settings = read_options::<CompareOptions>("options", &options)?.settings()?;
+        let runs: Vec<&Run> = list.runs.iter().collect();
+        Ok(MetricsComparison { inner: compare(qrels.qrels(), &runs, &list.names, &requests, &eval, settings)? })
+    })())
+}
+
+#[wasm_bindgen]
+impl MetricsComparison {
+    /// `{runNames, qids, statTest, maxP, nPermutations, randomSeed, measures: [{key, means, pValues (row-major k×k,
+    /// NaN on the diagonal), winTieLoss ([[W, T, L]] row-major), values (run-major)}]}`.
+    pub fn data(&self) -> JsResult<JsValue> {
+        js((|| {
+            let c = &self.inner;
+            let measures: Vec<Value> = c
+                .measures
+                .iter()
+                .map(|m| {
+                    json!({
+                        "key": m.key,
+                        "means": m.means,
+                        "pValues": m.p_values.iter().flatten().map(|p| if p.is_nan() { Value::Null } else { json!(p) }).collect::<Vec<_>>(),
+                        "winTieLoss": m.win_tie_loss.iter().flatten().map(|w| [w.win, w.tie, w.loss]).collect::<Vec<_>>(),
+                        "values": m.values,
+                    })
+                })
+                .collect();
+            to_js(&json!({
+                "runNames": c.run_names,
+                "qids": c.qids,
+                "statTest": c.settings.stat_test.name(),
+                "maxP": c.settings.max_p,
+                "nPermutations": c.settings.permutation.trials,
+                "randomSeed": c.settings.permutation.seed,
+                "measures": measures,
+            }))
+        })())
+    }
+
+    /// The table in `format` (`text`, `markdown`, `latex`, `html`), means printed with `{digits, percentages}`.
+    pub fn report(&self, format: &str, options: JsValue) -> JsResult<String> {
+        js((|| {
+            #[derive(Default, serde::Deserialize)]
+            #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+            struct Style {
+                digits: Option<u32>,
+                percentages: Option<bool>,
+            }
+            let style: Style = read_options("options", &options)?;
+            if style.digits.is_some_and(|d| d > 15) {
+                return Err(Error::invalid("options.digits", "at most 15"));
+            }
+            let defaults = ReportStyle::default();
+            let style = ReportStyle { digits: style.digits.unwrap_or(defaults.digits), percentages: style.percentages.unwrap_or(defaults.percentages) };
+            report(&self.inner, ReportFormat::parse(format)?, style)
+        })())
+    }
+}
+
+/// ranx's `optimize_fusion`: `{params: {weights} | {k}, score, trials: [{params, score}]}`.
+#[wasm_bindgen(js_name = fusionOptimize)]
+pub fn fusion_optimize(qrels: &MetricsQrels, runs: JsValue, options: JsValue) -> JsResult<JsValue> {
+    js((|| {
+        let options: OptimizeOptions = read_options("options", &options)?;
+        let Value::Array(items) = to_json("runs", &runs)? else {
+            return Err(Error::invalid("runs", "expected an array of runs {queryId: {docId: score}}"));
+        };
+        let runs: Vec<FusionRun> = items.iter().enumerate().map(|(i, r)| FusionRun::from_json(&format!("runs[{i}]"), r)).collect::<Result<_>>()?;
+        let result = optimize_fusion(qrels.qrels(), &runs, &options)?;
+        let params = |p: &FusionParams| match p {
+            FusionParams::Weights(w) => json!({ "weights": w }),
+            FusionParams::K(k) => json!({ "k": k }),
+        };
+        to_js(&json!({
+            "params": params(&result.best),
+            "score": result.best_score,
+            "trials": result.trials.iter().map(|(p, s)| json!({ "params": params(p), "score": s })).collect::<Vec<_>>(),
+        }))
+    })())
+}

@@ -1,0 +1,196 @@
+// Comparing N runs like ranx's `compare` (Fisher's randomisation test with ranx's seeded draws, Student's paired
+// t-test, Tukey's HSD), its report tables (text, Markdown, LaTeX, HTML), and ranx's `optimize_fusion`. The
+// statistics and the tables are computed in the Rust core (src/metrics/comparison.rs, tukey.rs, report.rs,
+// src/rankers/fusion/optimize.rs); see docs/eval.md "Comparing runs like ranx".
+import * as wasm from "./wasm/rerankit.js";
+import { invalidArgument } from "./errors.js";
+import { ParsedRun, qrelsHandle, runHandle, type EvaluateOptions, type QrelsInput, type RunInput } from "./metrics.js";
+import type { FusionRun } from "./rankers.js";
+
+export type StatTest = "fisher" | "student" | "tukey";
+export type ReportFormat = "text" | "markdown" | "latex" | "html";
+
+export interface CompareRunsOptions extends EvaluateOptions {
+  /** ranx's `stat_test`: "student" (default, as ranx's compare), "fisher" or "tukey". */
+  statTest?: StatTest;
+  /** Fisher's permutations (default 1000). */
+  nPermutations?: number;
+  /** A pair differs significantly when p ≤ maxP (default 0.01). */
+  maxP?: number;
+  /** Fisher's seed, numpy's legacy seed 0 ≤ s < 2³² (default 42): the same seed gives ranx's p-values. */
+  randomSeed?: number;
+  /** Run names, one per run (default: each TREC run's tag when they are all set and distinct, else run_1, run_2…). */
+  names?: string[];
+}
+
+export interface ReportOptions {
+  /** Decimals of the means (ranx's rounding_digits, default 3; 2 fewer with percentages). */
+  digits?: number;
+  /** Means × 100 (ranx's show_percentages). */
+  percentages?: boolean;
+}
+
+/** One measure over all runs. Keys are run names. */
+export interface ComparedMeasure {
+  /** Mean per run (numpy's mean of the per-query values, as ranx). */
+  means: Record<string, number>;
+  /** p-value of each pair (symmetric; a run has no entry for itself). */
+  pValues: Record<string, Record<string, number>>;
+  /** p ≤ maxP. */
+  significant: Record<string, Record<string, boolean>>;
+  /** Queries where run a scored above (W), equal to (T) and below (L) run b. */
+  winTieLoss: Record<string, Record<string, { W: number; T: number; L: number }>>;
+  /** Per-query values of each run, in the order of `qids`. */
+  perQuery: Record<string, Float64Array>;
+}
+
+interface RawComparison {
+  runNames: string[];
+  qids: string[];
+  statTest: StatTest;
+  maxP: number;
+  nPermutations: number;
+  randomSeed: number;
+  measures: { key: string; means: number[]; pValues: (number | null)[]; winTieLoss: [number, number, number][]; values: number[][] }[];
+}
+
+/** Runs compared on several measures (ranx's `Report`); `report(format)` prints ranx's tables. */
+export class RunComparison {
+  readonly runNames: string[];
+  /** The queries compared (union of the runs' evaluated queries, byte order; missing ones score 0). */
+  readonly qids: string[];
+  readonly statTest: StatTest;
+  readonly maxP: number;
+  readonly nPermutations: number;
+  readonly randomSeed: number;
+  /** Measure → results. */
+  readonly measures: Record<string, ComparedMeasure>;
+  /** @internal */
+  private readonly handle: wasm.MetricsComparison;
+
+  /** @internal */
+  constructor(handle: wasm.MetricsComparison) {
+    this.handle = handle;
+    const raw = handle.data() as RawComparison;
+    this.runNames = raw.runNames;
+    this.qids = raw.qids;
+    this.statTest = raw.statTest;
+    this.maxP = raw.maxP;
+    this.nPermutations = raw.nPermutations;
+    this.randomSeed = raw.randomSeed;
+    const k = raw.runNames.length;
+    this.measures = {};
+    for (const m of raw.measures) {
+      const out: ComparedMeasure = { means: {}, pValues: {}, significant: {}, winTieLoss: {}, perQuery: {} };
+      raw.runNames.forEach((a, i) => {
+        out.means[a] = m.means[i];
+        out.perQuery[a] = Float64Array.from(m.values[i]);
+        out.pValues[a] = {};
+        out.significant[a] = {};
+        out.winTieLoss[a] = {};
+        raw.runNames.forEach((b, j) => {
+          if (i === j) return;
+          const p = m.pValues[i * k + j] ?? Number.NaN;
+          out.pValues[a][b] = p;
+          out.significant[a][b] = p <= raw.maxP;
+          const [W, T, L] = m.winTieLoss[i * k + j];
+          out.winTieLoss[a][b] = { W, T, L };
+        });
+      });
+      this.measures[m.key] = out;
+    }
+  }
+
+  /**
+   * ranx's report table: runs as rows (lettered a, b, …), measures as columns, each mean followed by the letters
+   * of the runs it beats significantly. "text" is ranx's `print(report)`, "latex" its `to_latex()`; "markdown"
+   * and "html" put the same content (best mean in bold) in tabulate's GitHub and HTML layouts.
+   */
+  report(format: ReportFormat = "text", options: ReportOptions = {}): string {
+    if (typeof format !== "string") invalidArgument("format", `expected "text", "markdown", "latex" or "html", got ${typeof format}`);
+    return this.handle.report(format, options);
+  }
+
+  /** Releases the wasm memory now (otherwise the garbage collector does, eventually). */
+  free(): void {
+    this.handle.free();
+  }
+}
+
+const COMPARE_KEYS = ["statTest", "nPermutations", "maxP", "randomSeed"] as const;
+
+/** @internal compareRuns(qrels, [runs…], measures, options): see metrics.ts. */
+export function compareMany(qrels: QrelsInput, runs: RunInput[], measures?: string | string[], options: CompareRunsOptions = {}): RunComparison {
+  if (options === null || typeof options !== "object") invalidArgument("options", "expected an object");
+  const { names, keepFirstDuplicate, ...rest } = options;
+  const compareOptions: Record<string, unknown> = {};
+  const evalOptions: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if ((COMPARE_KEYS as readonly string[]).includes(key)) compareOptions[key] = value;
+    else evalOptions[key] = value;
+  }
+  if (names !== undefined && (!Array.isArray(names) || names.length !== runs.length || names.some((n) => typeof n !== "string"))) {
+    invalidArgument("options.names", `expected ${runs.length} strings, one per run`);
+  }
+  const [q, ownQ] = qrelsHandle(qrels);
+  const owned: ParsedRun[] = [];
+  const list = new wasm.MetricsRunList();
+  try {
+    const parsed = runs.map((run, i) => {
+      const [r, own] = runHandle(run, `runs[${i}]`, keepFirstDuplicate === true);
+      if (own) owned.push(r);
+      return r;
+    });
+    const tags = parsed.map((r) => r.name);
+    const tagged = tags.every((t) => t !== "") && new Set(tags).size === tags.length;
+    const runNames = names ?? (tagged ? tags : parsed.map((_, i) => `run_${i + 1}`));
+    parsed.forEach((r, i) => list.push(r.handle, runNames[i]));
+    return new RunComparison(wasm.metricsCompareMany(q.handle, list, measures ?? null, evalOptions, compareOptions));
+  } finally {
+    list.free();
+    if (ownQ) q.free();
+    for (const r of owned) r.free();
+  }
+}
+
+export interface OptimizeFusionOptions {
+  /** "wsum" (default), "mixed", "wmnz" (weights) or "rrf" (k). */
+  method?: "wsum" | "mixed" | "wmnz" | "rrf";
+  /** The measure to maximise, any name evaluate takes (default ranx's "ndcg"). */
+  metric?: string;
+  /** Normalisation applied once before the search (default "min-max", as ranx). */
+  norm?: "min-max" | "max" | "sum" | "zmuv" | "z-score" | "rank" | "none";
+  /** Grid step: weights (default 0.1) or rrf's k (default 10). */
+  step?: number;
+  /** rrf's smallest and largest k (defaults 10 and 100). */
+  minK?: number;
+  maxK?: number;
+  /** The configurations to try instead of the generated grid: weight vectors (wsum, mixed, wmnz) or k values (rrf). */
+  grid?: number[][] | number[];
+}
+
+export type FusionParams = { weights: number[] } | { k: number };
+
+export interface FusionOptimization {
+  /** The best configuration (ranx's rule: the last of equal best scores in grid order). */
+  params: FusionParams;
+  score: number;
+  /** Every configuration tried, in grid order, with its score (ranx's optimisation report). */
+  trials: { params: FusionParams; score: number }[];
+}
+
+/**
+ * ranx's `optimize_fusion`: the weights (wsum, mixed, wmnz) or the rrf k that maximise `metric` on `qrels`, by
+ * ranx's grid search (weights in steps of 0.1 whose sum is exactly 1; k = 10, 20, …, 100). Pass the result's
+ * params to `fuse`.
+ */
+export function optimizeFusion(qrels: QrelsInput, runs: FusionRun[], options: OptimizeFusionOptions = {}): FusionOptimization {
+  if (!Array.isArray(runs)) invalidArgument("runs", "expected an array of runs {queryId: {docId: score}}");
+  if (options === null || typeof options !== "object") invalidArgument("options", "expected an object");
+  const [q, ownQ] = qrelsHandle(qrels);
+  try {
+    return wasm.fusionOptimize(q.handle, runs, options) as FusionOptimization;
+  } finally {
+    if (ownQ) q.free();
+  }
+}
