@@ -118,3 +118,20 @@ test("ir_measures names keep the older names' meanings and refuse what ir_measur
   }
   throwsCode(() => evaluate("q1 0 d1 7\n", run, ["ERR@10"]), "INVALID_ARGUMENT", /ERR@10.*grade 7/);
 });
+
+test("rerankit eval --intents FILE: the intent-aware measures from the command line, as ir_measures computes them", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const cli = path.join(root, "pkg/dist/cli.js");
+  const dir = path.join(collection, "ir_measures", "intents");
+  const names = ["alpha_nDCG@10", "ERR_IA@20"];
+  const args = ["eval", "--intents", path.join(dir, "intents.trec"), ...names.flatMap((n) => ["-m", n]), path.join(dir, "qrels.trec"), path.join(dir, "run.trec")];
+  const out = execFileSync(process.execPath, [cli, ...args], { encoding: "utf8" });
+  const expected = reference("intents.run").measures;
+  const lines = out.trim().split("\n").map((l) => l.split("\t").map((f) => f.trim()));
+  assert.equal(lines.length, names.length, out);
+  // trec_eval's format prints 4 decimals (the "all" line averages the run's queries; here every qrels query is in the run)
+  names.forEach((name, i) => assert.ok(Math.abs(Number(lines[i][2]) - expected[name].mean) <= 5e-5 + 1e-9, `${name}: ${lines[i][2]} vs ${expected[name].mean}`));
+  // without --intents the same measures are a typed error, not numbers
+  const failed = (() => { try { execFileSync(process.execPath, [cli, "eval", ...args.slice(3)], { encoding: "utf8", stdio: "pipe" }); return null; } catch (e) { return e; } })();
+  assert.ok(failed && failed.status !== 0 && /intent/.test(String(failed.stderr)), "no --intents: an error naming the intents");
+});
