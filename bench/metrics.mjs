@@ -2,20 +2,25 @@
 // Retrieval-metrics throughput: a synthetic collection (default 10,000 queries × 1,000 retrieved documents,
 // graded qrels with 50 judged documents per query), 8 measures (map, ndcg_cut_10, P_10, recall_100, recip_rank,
 // ndcg, bpref, success_10), timed in one run for:
-//   rerankit-native  the Rust crate, release build (src/bin/rerankit-eval.rs --timings)
+//   rerankit-native  the Rust crate, release build (src/bin/rerankit-eval.rs; `--timings` splits its time)
+//   trec_eval        trec_eval's own C program, 9.0.8 (the code pytrec_eval wraps), built here with -O3
 //   rerankit-wasm    the npm package in Node (import "rerankit"; build it first with `npm run build`)
 //   pytrec_eval      pytrec-eval-terrier (trec_eval's C code behind Python)
 //   ranx             ranx (numba; compiled on a warm-up call first)
 // each from in-memory objects ({qid: {docno: value}}: evaluation only) and end to end from the TREC files
-// (read + parse + evaluate). Prints the times, the ratios and whether the goals hold (wasm ≥ 10× pytrec_eval
-// and ≥ 3× ranx end to end; native ≥ 20× pytrec_eval), and checks the four agree on the means.
+// (read + parse + evaluate; for the two command-line programs, the whole process). Prints the times, where
+// rerankit's end-to-end time goes, the ratios against the goals (wasm ≥ 10× pytrec_eval and ≥ 3× ranx end to
+// end; native within 1.5× of trec_eval's time), and checks that the engines agree on the means (exit 1 if not).
 //
-//   node bench/metrics.mjs [--queries N] [--docs N] [--skip native,wasm,python]
+//   node bench/metrics.mjs [--queries N] [--docs N] [--skip native,trec_eval,wasm,python]
 //
-// The Python baselines live in a venv beside the models cache (~/.cache/rerankit/venv-bench), created here
-// with pip on first use. Expect the full size to take long: ranx's in-memory path converts the dicts to numba
-// typed dicts (about 100 s per million entries on the 2-core development machine), and the wasm figures include
-// V8's tier-up of the module on the first call (best of 3 is reported). `--queries 1000` gives a quick run.
+// trec_eval is fetched once (a pinned tarball, checked by sha256) and built with `make` into
+// ~/.cache/rerankit/trec_eval (RERANKIT_TREC_EVAL_DIR); where its host is unreachable, the error says where to
+// put a copy. The Python baselines live in a venv (RERANKIT_BENCH_VENV, else ~/.cache/rerankit/venv-bench,
+// created here with pip on first use). Expect the full size to take long: ranx's in-memory path converts the
+// dicts to numba typed dicts (about 30 s per million entries on the 2-core development machine), and the wasm
+// figures include V8's tier-up of the module on the first call (best of 3 is reported). `--queries 1000` gives a
+// quick run.
 import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
