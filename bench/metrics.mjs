@@ -91,13 +91,21 @@ function makeData(dir) {
   return { qrelsPath, runPath };
 }
 
-function nested(text, value) {
+/**
+ * `{qid: {docno: value}}` from TREC text, walking the lines in place: splitting the whole text first keeps 10M
+ * line strings alive while the objects grow, and at 10,000 × 1,000 V8 then spends minutes in full collections.
+ */
+function nested(text, valueField) {
   const out = {};
-  for (const line of text.split("\n")) {
-    if (!line) continue;
-    const f = line.split(/\s+/);
-    const v = value(f);
-    (out[f[0]] ??= {})[f[2]] = v;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    if (end > start) {
+      const f = text.slice(start, end).split(/\s+/);
+      (out[f[0]] ??= {})[f[2]] = Number(f[valueField]);
+    }
+    start = end + 1;
   }
   return out;
 }
@@ -129,8 +137,8 @@ async function wasm(data) {
   const { evaluate, parseQrels, parseRun } = await import(pathToFileURL(path.join(root, "pkg", "dist", "node.js")).href);
   const qrelsText = readFileSync(data.qrelsPath, "utf8");
   const runText = readFileSync(data.runPath, "utf8");
-  const qrels = nested(qrelsText, (f) => Number(f[3]));
-  const run = nested(runText, (f) => Number(f[4]));
+  const qrels = nested(qrelsText, 3);
+  const run = nested(runText, 4);
   let inMemory = Infinity;
   let endToEnd = Infinity;
   let result;
@@ -251,9 +259,16 @@ const dir = path.join(root, "bench", "out", `metrics-${nQueries}x${nDocs}`);
 console.log(`[bench] data: ${nQueries} queries × ${nDocs} documents (${dir}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 const data = makeData(dir);
 const results = {};
-if (!skip.has("native")) results["rerankit-native"] = native(data);
-if (!skip.has("trec_eval")) results.trec_eval = await trecEval(data);
-if (!skip.has("wasm")) results["rerankit-wasm"] = await wasm(data);
+// Each row is printed as it comes, so that a run stopped part-way still says what it measured.
+const done = (name) => console.log(`[bench] ${name}: ${JSON.stringify(results[name])}`);
+if (!skip.has("native")) {
+  results["rerankit-native"] = native(data);
+  done("rerankit-native");
+}
+if (!skip.has("trec_eval")) {
+  results.trec_eval = await trecEval(data);
+  done("trec_eval");
+}
 if (!skip.has("python")) {
   const py = python(data);
   results.pytrec_eval = py.pytrec_eval;
@@ -263,6 +278,12 @@ if (!skip.has("python")) {
   };
   console.log(`[bench] versions: ${JSON.stringify(py.versions)}`);
   results.pytrec_eval.means = Object.fromEntries(MEASURES.map((m) => [m, py.pytrec_eval.means[m]]));
+  done("pytrec_eval");
+  done("ranx");
+}
+if (!skip.has("wasm")) {
+  results["rerankit-wasm"] = await wasm(data);
+  done("rerankit-wasm");
 }
 const seconds = (s) => (Number.isFinite(s) ? s.toFixed(3) : "—");
 
