@@ -2,21 +2,27 @@
 // Retrieval-metrics throughput: a synthetic collection (default 10,000 queries × 1,000 retrieved documents,
 // graded qrels with 50 judged documents per query), 8 measures (map, ndcg_cut_10, P_10, recall_100, recip_rank,
 // ndcg, bpref, success_10), timed in one run for:
-//   rerankit-native  the Rust crate, release build (src/bin/rerankit-eval.rs --timings)
+//   rerankit-native  the Rust crate, release build (src/bin/rerankit-eval.rs; `--timings` splits its time)
+//   trec_eval        trec_eval's own C program, 9.0.8 (the code pytrec_eval wraps), built here with -O3
 //   rerankit-wasm    the npm package in Node (import "rerankit"; build it first with `npm run build`)
 //   pytrec_eval      pytrec-eval-terrier (trec_eval's C code behind Python)
 //   ranx             ranx (numba; compiled on a warm-up call first)
 // each from in-memory objects ({qid: {docno: value}}: evaluation only) and end to end from the TREC files
-// (read + parse + evaluate). Prints the times, the ratios and whether the goals hold (wasm ≥ 10× pytrec_eval
-// and ≥ 3× ranx end to end; native ≥ 20× pytrec_eval), and checks the four agree on the means.
+// (read + parse + evaluate; for the two command-line programs, the whole process). Prints the times, where
+// rerankit's end-to-end time goes, the ratios against the goals (wasm ≥ 10× pytrec_eval and ≥ 3× ranx end to
+// end; native within 1.5× of trec_eval's time), and checks that the engines agree on the means (exit 1 if not).
 //
-//   node bench/metrics.mjs [--queries N] [--docs N] [--skip native,wasm,python]
+//   node bench/metrics.mjs [--queries N] [--docs N] [--skip native,trec_eval,wasm,wasm-memory,python]
 //
-// The Python baselines live in a venv beside the models cache (~/.cache/rerankit/venv-bench), created here
-// with pip on first use. Expect the full size to take long: ranx's in-memory path converts the dicts to numba
-// typed dicts (about 100 s per million entries on the 2-core development machine), and the wasm figures include
-// V8's tier-up of the module on the first call (best of 3 is reported). `--queries 1000` gives a quick run.
+// trec_eval is fetched once (a pinned tarball, checked by sha256) and built with `make` into
+// ~/.cache/rerankit/trec_eval (RERANKIT_TREC_EVAL_DIR); where its host is unreachable, the error says where to
+// put a copy. The Python baselines live in a venv (RERANKIT_BENCH_VENV, else ~/.cache/rerankit/venv-bench,
+// created here with pip on first use). Expect the full size to take long: ranx's in-memory path converts the
+// dicts to numba typed dicts (about 30 s per million entries on the 2-core development machine), and the wasm
+// figures include V8's tier-up of the module on the first call (best of 3 is reported). `--queries 1000` gives a
+// quick run.
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
@@ -85,13 +91,21 @@ function makeData(dir) {
   return { qrelsPath, runPath };
 }
 
-function nested(text, value) {
+/**
+ * `{qid: {docno: value}}` from TREC text, walking the lines in place: splitting the whole text first keeps 10M
+ * line strings alive while the objects grow, and at 10,000 × 1,000 V8 then spends minutes in full collections.
+ */
+function nested(text, valueField) {
   const out = {};
-  for (const line of text.split("\n")) {
-    if (!line) continue;
-    const f = line.split(/\s+/);
-    const v = value(f);
-    (out[f[0]] ??= {})[f[2]] = v;
+  let start = 0;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    if (end > start) {
+      const f = text.slice(start, end).split(/\s+/);
+      (out[f[0]] ??= {})[f[2]] = Number(f[valueField]);
+    }
+    start = end + 1;
   }
   return out;
 }
@@ -105,44 +119,129 @@ function native(data) {
   });
   const bin = path.join(target, "release", "rerankit-eval");
   const measureArgs = MEASURES.flatMap((m) => ["-m", m]);
-  const best = { end_to_end_ms: Infinity, in_memory_ms: Infinity };
-  let report = "";
+  // End to end as trec_eval's row is timed: the whole process, so that the two compare like for like.
+  const { seconds, stdout } = timeProcess(bin, [...measureArgs, data.qrelsPath, data.runPath]);
+  // `--timings` splits the time (read, parse, evaluate) and adds the in-memory path; best of 3 of each.
+  const split = {};
   for (let i = 0; i < 3; i++) {
     const r = spawnSync(bin, ["--timings", ...measureArgs, data.qrelsPath, data.runPath], { encoding: "utf8", maxBuffer: 1 << 26 });
     if (r.status !== 0) throw new Error(`rerankit-eval failed: ${r.stderr}`);
     const t = JSON.parse(r.stderr.trim().split("\n").pop());
-    best.end_to_end_ms = Math.min(best.end_to_end_ms, t.end_to_end_ms);
-    best.in_memory_ms = Math.min(best.in_memory_ms, t.in_memory_ms);
-    report = r.stdout;
+    for (const key of ["read_ms", "parse_ms", "evaluate_ms", "end_to_end_ms", "in_memory_ms"]) split[key] = Math.min(split[key] ?? Infinity, t[key]);
   }
+  return { end_to_end_s: seconds, in_memory_s: split.in_memory_ms / 1000, means: trecEvalMeans(stdout), split, note: "process wall time, best of 3; means to 4 decimals" };
+}
+
+async function wasm(data) {
+  // The built package's Node entry (bench/ is its own package, so "rerankit" does not resolve from here).
+  const { evaluate, parseQrels, parseRun } = await import(pathToFileURL(path.join(root, "pkg", "dist", "node.js")).href);
+  // `--skip wasm-memory` leaves out the object path: at 10,000 × 1,000 building the 10M-entry objects keeps V8 in
+  // full collections for many minutes before rerankit is even called.
+  const inMemoryToo = !skip.has("wasm-memory");
+  const qrels = inMemoryToo ? nested(readFileSync(data.qrelsPath, "utf8"), 3) : null;
+  const run = inMemoryToo ? nested(readFileSync(data.runPath, "utf8"), 4) : null;
+  let inMemory = inMemoryToo ? Infinity : NaN;
+  let endToEnd = Infinity;
+  let result;
+  for (let i = 0; i < 3; i++) {
+    let t = performance.now();
+    const e = evaluate(readFileSync(data.qrelsPath), readFileSync(data.runPath), MEASURES);
+    endToEnd = Math.min(endToEnd, performance.now() - t);
+    result = e;
+    if (!inMemoryToo) continue;
+    t = performance.now();
+    result = evaluate(qrels, run, MEASURES);
+    inMemory = Math.min(inMemory, performance.now() - t);
+    for (const m of MEASURES) if (Math.abs(e.aggregate[m] - result.aggregate[m]) > 1e-12) throw new Error(`wasm text/object mismatch on ${m}`);
+  }
+  // Where the end-to-end time goes: the same steps one at a time (the parse steps include copying the bytes into
+  // the module's memory; evaluate includes shaping the result into JS objects). Best of 3 of each.
+  const split = {};
+  for (let i = 0; i < 3; i++) {
+    const step = (key, f) => {
+      const t = performance.now();
+      const value = f();
+      split[key] = Math.min(split[key] ?? Infinity, performance.now() - t);
+      return value;
+    };
+    const [qrelsBytes, runBytes] = step("read_ms", () => [readFileSync(data.qrelsPath), readFileSync(data.runPath)]);
+    const parsedQrels = step("parse_qrels_ms", () => parseQrels(qrelsBytes));
+    const parsedRun = step("parse_run_ms", () => parseRun(runBytes));
+    step("evaluate_ms", () => evaluate(parsedQrels, parsedRun, MEASURES));
+    parsedQrels.free();
+    parsedRun.free();
+  }
+  return { end_to_end_s: endToEnd / 1000, in_memory_s: inMemory / 1000, means: result.aggregate, split, note: "best of 3" };
+}
+
+// trec_eval's own C program, pinned to the release pytrec-eval-terrier compiles in (its setup.py fetches this same
+// tarball; no package registry carries the C sources). Built once into the cache with the Makefile's own -O3 line
+// (the Makefile's default CFLAGS has no optimisation; pytrec_eval compiles the same files with -O3).
+const TREC_EVAL = {
+  version: "9.0.8",
+  url: "https://github.com/usnistgov/trec_eval/archive/v9.0.8.tar.gz",
+  sha256: "c3994a73103ec842e12df693749584a45814c35c36dcc15f38984bd463566ba1",
+  cflags: "-g -I. -O3 -Wall -DVERSIONID=\\\"9.0.8\\\"",
+};
+
+async function trecEvalBinary() {
+  const cache = process.env.RERANKIT_TREC_EVAL_DIR || path.join(os.homedir(), ".cache", "rerankit", "trec_eval");
+  const srcDir = path.join(cache, `trec_eval-${TREC_EVAL.version}`);
+  const bin = path.join(srcDir, "trec_eval");
+  if (existsSync(bin)) return bin;
+  mkdirSync(cache, { recursive: true });
+  const tarball = path.join(cache, `trec_eval-v${TREC_EVAL.version}.tar.gz`);
+  if (!existsSync(tarball)) {
+    console.log(`[bench] fetching ${TREC_EVAL.url}`);
+    try {
+      const response = await fetch(TREC_EVAL.url);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      writeFileSync(tarball, Buffer.from(await response.arrayBuffer()));
+    } catch (e) {
+      // Where that host is unreachable, any copy with the same bytes will do: GitHub's archive is
+      // `git archive --format=tar --prefix=trec_eval-9.0.8/ v9.0.8 | gzip -n` of the tag, so a clone can make it.
+      throw new Error(`cannot fetch ${TREC_EVAL.url} (${e.message}): put that tarball (sha256 ${TREC_EVAL.sha256}) at ${tarball}, or --skip trec_eval`);
+    }
+  }
+  const sha256 = createHash("sha256").update(readFileSync(tarball)).digest("hex");
+  if (sha256 !== TREC_EVAL.sha256) throw new Error(`${tarball}: sha256 ${sha256}, expected ${TREC_EVAL.sha256}`);
+  execFileSync("tar", ["xzf", tarball, "-C", cache], { stdio: "inherit" });
+  console.log(`[bench] building trec_eval ${TREC_EVAL.version} in ${srcDir}`);
+  execFileSync("make", [`CFLAGS=${TREC_EVAL.cflags}`], { cwd: srcDir, stdio: ["ignore", "ignore", "inherit"] });
+  return bin;
+}
+
+/** Seconds of wall time for the whole process (start, read, parse, evaluate, print), best of 3, and its stdout. */
+function timeProcess(bin, argv) {
+  let best = Infinity;
+  let stdout = "";
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    const r = spawnSync(bin, argv, { encoding: "utf8", maxBuffer: 1 << 26 });
+    const s = (performance.now() - t) / 1000;
+    if (r.status !== 0) throw new Error(`${path.basename(bin)} failed: ${r.stderr}`);
+    best = Math.min(best, s);
+    stdout = r.stdout;
+  }
+  return { seconds: best, stdout };
+}
+
+/** The `all` lines of trec_eval's report (rerankit-eval prints the same), as {measure: mean}. */
+function trecEvalMeans(report) {
   const means = {};
   for (const line of report.split("\n")) {
     const [name, qid, value] = line.split("\t");
     if (qid === "all") means[name.trim()] = Number(value);
   }
-  return { end_to_end_s: best.end_to_end_ms / 1000, in_memory_s: best.in_memory_ms / 1000, means, note: "best of 3; means to 4 decimals" };
+  return means;
 }
 
-async function wasm(data) {
-  // The built package's Node entry (bench/ is its own package, so "rerankit" does not resolve from here).
-  const { evaluate } = await import(pathToFileURL(path.join(root, "pkg", "dist", "node.js")).href);
-  const qrelsText = readFileSync(data.qrelsPath, "utf8");
-  const runText = readFileSync(data.runPath, "utf8");
-  const qrels = nested(qrelsText, (f) => Number(f[3]));
-  const run = nested(runText, (f) => Number(f[4]));
-  let inMemory = Infinity;
-  let endToEnd = Infinity;
-  let result;
-  for (let i = 0; i < 3; i++) {
-    let t = performance.now();
-    result = evaluate(qrels, run, MEASURES);
-    inMemory = Math.min(inMemory, performance.now() - t);
-    t = performance.now();
-    const e = evaluate(readFileSync(data.qrelsPath), readFileSync(data.runPath), MEASURES);
-    endToEnd = Math.min(endToEnd, performance.now() - t);
-    for (const m of MEASURES) if (Math.abs(e.aggregate[m] - result.aggregate[m]) > 1e-12) throw new Error(`wasm text/object mismatch on ${m}`);
-  }
-  return { end_to_end_s: endToEnd / 1000, in_memory_s: inMemory / 1000, means: result.aggregate, note: "best of 3" };
+async function trecEval(data) {
+  const bin = await trecEvalBinary();
+  // trec_eval names parameterised measures "ndcg_cut.10" on the command line and "ndcg_cut_10" in its report.
+  const measureArgs = MEASURES.flatMap((m) => ["-m", m.replace(/_(\d+)$/, ".$1")]);
+  const { seconds, stdout } = timeProcess(bin, [...measureArgs, data.qrelsPath, data.runPath]);
+  return { end_to_end_s: seconds, in_memory_s: NaN, means: trecEvalMeans(stdout), note: `trec_eval ${TREC_EVAL.version} (-O3), process wall time, best of 3; means to 4 decimals` };
 }
 
 function python(data) {
@@ -160,11 +259,19 @@ function python(data) {
 // ------------------------------------------------------------------------------------------------ main
 
 const dir = path.join(root, "bench", "out", `metrics-${nQueries}x${nDocs}`);
-console.log(`[bench] data: ${nQueries} queries × ${nDocs} documents (${dir})`);
+console.log(`[bench] data: ${nQueries} queries × ${nDocs} documents (${dir}); load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`);
 const data = makeData(dir);
 const results = {};
-if (!skip.has("native")) results["rerankit-native"] = native(data);
-if (!skip.has("wasm")) results["rerankit-wasm"] = await wasm(data);
+// Each row is printed as it comes, so that a run stopped part-way still says what it measured.
+const done = (name) => console.log(`[bench] ${name}: ${JSON.stringify(results[name])}`);
+if (!skip.has("native")) {
+  results["rerankit-native"] = native(data);
+  done("rerankit-native");
+}
+if (!skip.has("trec_eval")) {
+  results.trec_eval = await trecEval(data);
+  done("trec_eval");
+}
 if (!skip.has("python")) {
   const py = python(data);
   results.pytrec_eval = py.pytrec_eval;
@@ -174,25 +281,53 @@ if (!skip.has("python")) {
   };
   console.log(`[bench] versions: ${JSON.stringify(py.versions)}`);
   results.pytrec_eval.means = Object.fromEntries(MEASURES.map((m) => [m, py.pytrec_eval.means[m]]));
+  done("pytrec_eval");
+  done("ranx");
 }
+if (!skip.has("wasm")) {
+  results["rerankit-wasm"] = await wasm(data);
+  done("rerankit-wasm");
+}
+const seconds = (s) => (Number.isFinite(s) ? s.toFixed(3) : "—");
 
 console.log(`\n${"engine".padEnd(18)}${"in memory (s)".padStart(15)}${"end to end (s)".padStart(16)}`);
 for (const [name, r] of Object.entries(results)) {
-  console.log(`${name.padEnd(18)}${r.in_memory_s.toFixed(3).padStart(15)}${r.end_to_end_s.toFixed(3).padStart(16)}`);
+  console.log(`${name.padEnd(18)}${seconds(r.in_memory_s).padStart(15)}${seconds(r.end_to_end_s).padStart(16)}`);
+}
+for (const name of ["rerankit-native", "rerankit-wasm"]) {
+  if (results[name]) console.log(`${name} end to end, split (ms, best of 3 each): ${JSON.stringify(results[name].split, (_, v) => (typeof v === "number" ? Math.round(v) : v))}`);
 }
 const ratio = (a, b, key) => (results[a] && results[b] ? results[b][key] / results[a][key] : NaN);
 console.log("\nspeed-ups (how many times faster):");
 for (const [a, b, goal] of [
-  ["rerankit-wasm", "pytrec_eval", 10], ["rerankit-wasm", "ranx", 3], ["rerankit-native", "pytrec_eval", 20], ["rerankit-native", "ranx", null],
+  ["rerankit-wasm", "pytrec_eval", 10], ["rerankit-wasm", "ranx", 3], ["rerankit-native", "trec_eval", 1 / 1.5],
+  ["rerankit-native", "pytrec_eval", null], ["rerankit-native", "ranx", null],
 ]) {
   const e2e = ratio(a, b, "end_to_end_s");
   const mem = ratio(a, b, "in_memory_s");
-  const verdict = goal === null || Number.isNaN(e2e) ? "" : e2e >= goal ? `  goal ≥ ${goal}× end to end: met` : `  goal ≥ ${goal}× end to end: NOT met`;
-  console.log(`  ${a} vs ${b}: end to end ${e2e.toFixed(1)}×, in memory ${mem.toFixed(1)}×${verdict}`);
+  const goalText = goal === null ? "" : goal >= 1 ? `≥ ${goal}×` : `no more than ${(1 / goal).toFixed(1)}× the time`;
+  const verdict = goal === null || Number.isNaN(e2e) ? "" : `  goal ${goalText} end to end: ${e2e >= goal ? "met" : "NOT met"}`;
+  console.log(`  ${a} vs ${b}: end to end ${e2e.toFixed(2)}×, in memory ${mem.toFixed(1)}×${verdict}`);
 }
-console.log("\nmeans (rerankit vs pytrec_eval vs ranx; ranx breaks ties its own way):");
+
+// Agreement on the means, against pytrec_eval's full-precision means: trec_eval and rerankit-eval print 4 decimals,
+// the wasm package returns full doubles; ranx breaks score ties its own way, so it is shown, not checked.
+const reference = results.pytrec_eval ?? results["rerankit-wasm"];
+const tolerance = { "rerankit-native": 5e-5 + 1e-12, trec_eval: 5e-5 + 1e-12, "rerankit-wasm": 1e-9 };
+let disagreements = 0;
+const referenceName = results.pytrec_eval ? "pytrec_eval" : reference ? "rerankit-wasm" : "nothing: run pytrec_eval or wasm to check";
+console.log(`\nmeans (max |difference| from ${referenceName}; tolerance: 4 printed decimals, 1e-9 for wasm; ranx not checked):`);
 for (const m of MEASURES) {
   const row = Object.entries(results).map(([n, r]) => `${n}=${r.means?.[m]?.toFixed?.(6) ?? "?"}`).join("  ");
   console.log(`  ${m.padEnd(12)} ${row}`);
 }
-writeFileSync(path.join(dir, "results.json"), JSON.stringify(results, null, 2));
+for (const [name, r] of Object.entries(results)) {
+  if (!reference || r === reference) continue;
+  const diff = Math.max(...MEASURES.map((m) => Math.abs((r.means?.[m] ?? NaN) - reference.means[m])));
+  const ok = !(name in tolerance) || diff <= tolerance[name];
+  if (!ok) disagreements++;
+  r.max_mean_difference = diff;
+  console.log(`  ${name.padEnd(16)} ${diff.toExponential(2)}${name in tolerance ? (ok ? "  agrees" : "  DISAGREES") : ""}`);
+}
+writeFileSync(path.join(dir, "results.json"), JSON.stringify({ queries: nQueries, docs: nDocs, load: os.loadavg(), results }, null, 2));
+if (disagreements) process.exit(1);
