@@ -313,10 +313,13 @@ for (const [a, b, goal] of [
 // Agreement on the means, against pytrec_eval's full-precision means: trec_eval and rerankit-eval print 4 decimals,
 // the wasm package returns full doubles; ranx breaks score ties its own way, so it is shown, not checked.
 const reference = results.pytrec_eval ?? results["rerankit-wasm"];
-const tolerance = { "rerankit-native": 5e-5 + 1e-12, trec_eval: 5e-5 + 1e-12, "rerankit-wasm": 1e-9 };
+// wasm is held to 1e-6, not to its usual 1e-9: pytrec_eval is trec_eval 9.0.8, which stores scores as 32-bit floats
+// (trec_eval 10.0 and rerankit keep doubles), so two scores closer than a float's precision tie there and not in
+// rerankit; at 10,000 synthetic queries that moves a few means by ~2e-8 (docs/parity.md §7).
+const tolerance = { "rerankit-native": 5e-5 + 1e-12, trec_eval: 5e-5 + 1e-12, "rerankit-wasm": 1e-6 };
 let disagreements = 0;
 const referenceName = results.pytrec_eval ? "pytrec_eval" : reference ? "rerankit-wasm" : "nothing: run pytrec_eval or wasm to check";
-console.log(`\nmeans (max |difference| from ${referenceName}; tolerance: 4 printed decimals, 1e-9 for wasm; ranx not checked):`);
+console.log(`\nmeans (max |difference| from ${referenceName}; tolerance: 4 printed decimals, 1e-6 for wasm; ranx not checked):`);
 for (const m of MEASURES) {
   const row = Object.entries(results).map(([n, r]) => `${n}=${r.means?.[m]?.toFixed?.(6) ?? "?"}`).join("  ");
   console.log(`  ${m.padEnd(12)} ${row}`);
