@@ -10,8 +10,9 @@
 //!
 //! - [`f32_4x8`]: `C[4×8] += A[4×k]·B[k×8]`, XNNPACK's "splat" scheme — per k, two `v128` loads of B (the 8
 //!   columns), four `v128.load32_splat` of A (one per row), eight `f32x4.mul` + `f32x4.add` into 8
-//!   accumulators: 8 + 2 + 1 live vectors, under V8's 16. Plain SIMD128 (no relaxed FMA): each element is
-//!   `c += a·b` in k order, the same arithmetic as tract's kernels, so fp32 outputs do not change.
+//!   accumulators: 8 + 2 + 1 live vectors, under V8's 16. In SIMD128 (no fused multiply-add) each element is
+//!   `c += a·b` in k order, the same arithmetic as tract's kernels, so fp32 outputs do not change; the
+//!   `relaxed-simd` build fuses each multiply-add (`f32x4.relaxed_madd`, docs/inference.md "Two modules").
 //! - [`i8_dot`]: `C[4×4] += A[4×k]·B[k×4]` on i8 operands in tract's `PackedI8K4` layout (4 consecutive k per
 //!   row/column). Per block of 4 k: B's 16 bytes are loaded once and sign-extended to two `i16x8` (columns
 //!   0–1 and 2–3, 4 k each); each row's 4 A bytes are splatted and extended to `[a0..a3, a0..a3]`; two
