@@ -145,12 +145,7 @@ if (opt("--ab")) {
       for (const w of work) await ce.rerank(w.query, w.docs, { topK: null, batchSize: batch, maxChunksPerDoc: 1 });
       rate.rerankit.push(nPairs / ((performance.now() - t0) / 1000));
       t0 = performance.now();
-      for (const bs of prepared) {
-        for (const b of bs) {
-          const shape = [b.rows, b.len];
-          await session.run({ input_ids: new ort.Tensor("int64", b.ids, shape), attention_mask: new ort.Tensor("int64", b.mask, shape), token_type_ids: new ort.Tensor("int64", b.types, shape) });
-        }
-      }
+      for (const bs of prepared) await runOrtBatches(ort, session, bs);
       rate.ort.push(nPairs / ((performance.now() - t0) / 1000));
       console.log(`[bench] ${file.padEnd(16)} round ${r + 1}: rerankit ${rate.rerankit[r].toFixed(2)}, ort-web ${rate.ort[r].toFixed(2)} pairs/s (${(rate.rerankit[r] / rate.ort[r]).toFixed(2)}×)`);
     }
@@ -211,6 +206,13 @@ function batches(pairs) {
   }
   return out;
 }
+/** One query's prepared batches through an onnxruntime session. */
+async function runOrtBatches(ort, session, bs) {
+  for (const b of bs) {
+    const shape = [b.rows, b.len];
+    await session.run({ input_ids: new ort.Tensor("int64", b.ids, shape), attention_mask: new ort.Tensor("int64", b.mask, shape), token_type_ids: new ort.Tensor("int64", b.types, shape) });
+  }
+}
 const require = createRequire(path.join(root, "bench", "package.json"));
 /** One onnxruntime session over every query's batches: {loadMs, seconds, firstMs}. */
 async function ortRun(ort, file, sessionOptions, pairs) {
@@ -221,10 +223,7 @@ async function ortRun(ort, file, sessionOptions, pairs) {
   const t1 = performance.now();
   let firstMs;
   for (const bs of prepared) {
-    for (const b of bs) {
-      const shape = [b.rows, b.len];
-      await session.run({ input_ids: new ort.Tensor("int64", b.ids, shape), attention_mask: new ort.Tensor("int64", b.mask, shape), token_type_ids: new ort.Tensor("int64", b.types, shape) });
-    }
+    await runOrtBatches(ort, session, bs);
     firstMs ??= performance.now() - t1;
   }
   return { loadMs, seconds: (performance.now() - t1) / 1000, firstMs };

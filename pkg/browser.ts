@@ -1,12 +1,10 @@
 // Browsers and bundlers: the wasm is fetched by URL and compiled with instantiateStreaming.
 import init from "./wasm/rerankit.js";
 import { finishInit } from "./runtime.js";
-import { runtimeSimd } from "./wasm_simd.js";
+import { modelWasmUrl, runtimeSimd } from "./wasm_simd.js";
 import { setThreadSupport, webPort } from "./pool.js";
 
-// (literal `new URL(…, import.meta.url)`s, one per module, so that bundlers see and ship both files)
-const wasmUrl = runtimeSimd === "relaxed-simd" ? new URL("./wasm/rerankit_relaxed_bg.wasm", import.meta.url) : new URL("./wasm/rerankit_bg.wasm", import.meta.url);
-finishInit(await init({ module_or_path: wasmUrl }), runtimeSimd);
+finishInit(await init({ module_or_path: modelWasmUrl() }), runtimeSimd);
 
 // model pools (pkg/pool.ts) run in module Web Workers (a bundler sees this `new Worker(new URL(…))` and ships
 // the worker script); a worker can start workers of its own where the browser allows it

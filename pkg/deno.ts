@@ -1,13 +1,12 @@
 // Deno: read the wasm next to this module (needs --allow-read for the package folder).
 import { initSync } from "./wasm/rerankit.js";
 import { finishInit } from "./runtime.js";
-import { runtimeSimd } from "./wasm_simd.js";
+import { modelWasmUrl, runtimeSimd } from "./wasm_simd.js";
 import { setThreadSupport, webPort } from "./pool.js";
 
 declare const Deno: { readFile(path: URL): Promise<Uint8Array> };
 
-const wasmUrl = runtimeSimd === "relaxed-simd" ? new URL("./wasm/rerankit_relaxed_bg.wasm", import.meta.url) : new URL("./wasm/rerankit_bg.wasm", import.meta.url);
-finishInit(initSync({ module: await Deno.readFile(wasmUrl) }), runtimeSimd);
+finishInit(initSync({ module: await Deno.readFile(modelWasmUrl()) }), runtimeSimd);
 
 // model pools (pkg/pool.ts) run in module Web Workers, with this thread's permissions
 setThreadSupport({

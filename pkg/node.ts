@@ -2,14 +2,12 @@
 import { readFileSync } from "node:fs";
 import { initSync } from "./wasm/rerankit.js";
 import { finishInit } from "./runtime.js";
-import { runtimeSimd } from "./wasm_simd.js";
+import { modelWasmUrl, runtimeSimd } from "./wasm_simd.js";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { setThreadSupport } from "./pool.js";
 
-// (literal URLs, one per module, so that bundlers see both files)
-const wasmUrl = runtimeSimd === "relaxed-simd" ? new URL("./wasm/rerankit_relaxed_bg.wasm", import.meta.url) : new URL("./wasm/rerankit_bg.wasm", import.meta.url);
-finishInit(initSync({ module: readFileSync(wasmUrl) }), runtimeSimd);
+finishInit(initSync({ module: readFileSync(modelWasmUrl()) }), runtimeSimd);
 
 // model pools (pkg/pool.ts) run in worker_threads
 setThreadSupport({

@@ -2,9 +2,8 @@
 // await, so that a bundler may emit the worker in any format (Vite's default for workers is a classic script).
 import init from "./wasm/rerankit.js";
 import { finishInit } from "./runtime.js";
-import { runtimeSimd } from "./wasm_simd.js";
+import { modelWasmUrl, runtimeSimd } from "./wasm_simd.js";
 import { serve } from "./pool_worker.js";
 
-const wasmUrl = runtimeSimd === "relaxed-simd" ? new URL("./wasm/rerankit_relaxed_bg.wasm", import.meta.url) : new URL("./wasm/rerankit_bg.wasm", import.meta.url);
-const ready = init({ module_or_path: wasmUrl }).then((exports) => finishInit(exports, runtimeSimd));
+const ready = init({ module_or_path: modelWasmUrl() }).then((exports) => finishInit(exports, runtimeSimd));
 serve({ post: (m, transfer) => self.postMessage(m, { transfer: transfer ?? [] }), onMessage: (h) => self.addEventListener("message", (e) => h((e as MessageEvent).data)) }, ready);

@@ -20,3 +20,11 @@ const probe = new Uint8Array([
 
 /** What this runtime can run (the entries load the matching module; workerd.ts always bundles the SIMD128 one). */
 export const runtimeSimd: WasmSimd = WebAssembly.validate(probe) ? "relaxed-simd" : "simd128";
+
+/**
+ * The URL of the model module this runtime runs. This file sits beside the entries in pkg/dist, and each module is
+ * named by a literal `new URL(…, import.meta.url)` so that bundlers see and ship both files.
+ */
+export function modelWasmUrl(): URL {
+  return runtimeSimd === "relaxed-simd" ? new URL("./wasm/rerankit_relaxed_bg.wasm", import.meta.url) : new URL("./wasm/rerankit_bg.wasm", import.meta.url);
+}
