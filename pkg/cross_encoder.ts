@@ -157,7 +157,7 @@ async function pretrainedFiles(modelId: string, options: PretrainedOptions): Pro
   const io = { onProgress: options.onProgress, signal: options.signal, cache: options.cache };
   const repo = new HubRepo(modelId, options, io);
   // the graph's default dtype follows where the model will start (warnings are `load`'s to give)
-  const gpu = (wasm.placeDevice(options.device ?? null, runtimeHasWebGpu(), undefined) as { tryGpu: boolean }).tryGpu;
+  const gpu = wasm.placeDevice(options.device ?? null, runtimeHasWebGpu(), undefined).tryGpu;
   const [graph, tokenizer, config] = await Promise.all([
     resolveGraph(repo, options.dtype as Dtype | undefined, gpu ? "fp32" : "q8", options.onWarning),
     repo.fetch("tokenizer.json"),

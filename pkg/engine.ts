@@ -7,18 +7,15 @@
 // adapter, unsupported graph such as int8, failed probe, GPU error) calls `onWarning` and `device` becomes "cpu";
 // a model never returns an answer the CPU path would not.
 import * as wasm from "./wasm/rerankit.js";
-import { CallControl, WorkerPool, runInline, type ModelWork, type WorkBatch, type WorkerModel } from "./pool.js";
-import { invalidArgument } from "./errors.js";
+import { CallControl, WorkerPool, runInline, type WorkRunner, type WorkerModel } from "./pool.js";
+import { RerankitError, invalidArgument } from "./errors.js";
 
 /** Where a model may run (`ModelLoadOptions.device`). */
 export type DeviceOption = "cpu" | "webgpu" | "auto";
 
-/** The parity probe's verdict (first use on WebGPU): largest |GPU − CPU| over the probe batch's logits. */
-export interface ProbeReport {
-  maxAbsDiff: number;
-  passed: boolean;
-  values: number;
-}
+/** The parity probe's verdict (first use on WebGPU): largest |GPU − CPU| over the probe batch's logits (declared
+ *  in Rust: bindings/wasm/src/models.rs). */
+export type ProbeReport = wasm.ProbeReport;
 
 /** What a WebGPU-capable model reports (`CrossEncoder.webgpu`). */
 export interface WebGpuInfo {
@@ -33,7 +30,6 @@ export interface WebGpuInfo {
   warnings: string[];
 }
 
-type Ranked = { index: number; score: number };
 
 /** Whether this runtime exposes WebGPU at all (a browser window or dedicated worker with `navigator.gpu`). */
 export function runtimeHasWebGpu(): boolean {
@@ -64,18 +60,13 @@ export async function browserAdapterLabel(): Promise<string | undefined> {
   }
 }
 
-/** Where a load starts: the device asked for, whether to try WebGPU, and the warning owed when a wanted GPU is not
- *  tried. The rules (names, default "cpu", fallbacks) are Rust's, in src/inference/device.rs. */
-export interface Placement {
-  device: DeviceOption;
-  tryGpu: boolean;
-  warning: string | null;
-}
+/** Where a load starts (declared in Rust: bindings/wasm/src/inference.rs; the rules are src/inference/device.rs's). */
+export type Placement = wasm.Placement;
 
 /** The placement of a model asked to run on `device` (an embedder passes its pooling); reports the warning. */
 export function placeDevice(device: unknown, onWarning: unknown, pooling?: unknown): Placement {
   if (onWarning !== undefined && typeof onWarning !== "function") invalidArgument("onWarning", "expected a function (message) => void");
-  const placement = wasm.placeDevice(device ?? null, runtimeHasWebGpu(), pooling) as Placement;
+  const placement = wasm.placeDevice(device ?? null, runtimeHasWebGpu(), pooling);
   if (placement.warning !== null) (onWarning as ((message: string) => void) | undefined)?.(placement.warning);
   return placement;
 }
@@ -89,8 +80,8 @@ export interface ModelBytes {
 }
 
 /** What both wasm model cores report about their engine. */
-interface WasmModelCore {
-  readonly device: string;
+interface WasmModelCore extends WorkRunner {
+  readonly device: "webgpu" | "cpu";
   readonly adapter: string | undefined;
   readonly probe: ProbeReport | undefined;
   readonly warnings: string[];
@@ -99,7 +90,7 @@ interface WasmModelCore {
 
 /** A wasm model core behind a call queue: concurrent calls on one model run one after another. */
 class Engine<C extends WasmModelCore> {
-  protected readonly core: C;
+  #core: C | undefined;
   #queue: Promise<unknown> = Promise.resolve();
   #adapterLabel: string | undefined;
   #triedGpu: boolean;
@@ -107,10 +98,16 @@ class Engine<C extends WasmModelCore> {
   protected readonly pool: WorkerPool | undefined;
 
   protected constructor(core: C, placement: Placement, adapterLabel: string | undefined, pool: WorkerPool | undefined) {
-    this.core = core;
+    this.#core = core;
     this.pool = pool;
     this.#triedGpu = placement.tryGpu;
     this.#adapterLabel = adapterLabel;
+  }
+
+  /** The wasm model; `FREED` once `free()` was called (wasm-bindgen would only say "null pointer passed to rust"). */
+  protected get core(): C {
+    if (this.#core === undefined) throw new RerankitError("model: this model was freed (free() was called); load it again", "FREED");
+    return this.#core;
   }
 
   /** The browser's name for the adapter, when the model landed on WebGPU. */
@@ -125,7 +122,7 @@ class Engine<C extends WasmModelCore> {
 
   /** `"webgpu"` while the WGSL kernels run the model, `"cpu"` when asked for or after any fallback. */
   get device(): "webgpu" | "cpu" {
-    return this.core.device as "webgpu" | "cpu";
+    return this.core.device;
   }
 
   /** Adapter, probe and warnings when WebGPU was tried (device "webgpu"/"auto" in a WebGPU runtime). */
@@ -136,19 +133,24 @@ class Engine<C extends WasmModelCore> {
     return { adapter, probe: this.core.probe ?? undefined, warnings: this.core.warnings };
   }
 
+  /** Releases the model and its workers; a second call does nothing. */
   free(): void {
+    const core = this.#core;
+    if (core === undefined) return;
+    this.#core = undefined;
     this.pool?.terminate();
-    this.core.free();
+    core.free();
   }
 
   /**
    * `work`'s batches on the CPU: in the pool's workers when the model has one, else inline (one batch per
    * event-loop turn); then its answer. The work object is freed on every path.
    */
-  protected async runWork<T>(work: ModelWork, control: CallControl): Promise<T> {
+  protected async runWork<T>(work: wasm.ModelWork, control: CallControl, finish: (work: wasm.ModelWork) => T): Promise<T> {
     try {
-      const outputs = this.pool ? await this.pool.run(work, control) : await runInline(work, (b) => (this.core as unknown as BatchRunner).runBatch(b), control);
-      return work.finish(outputs) as T;
+      if (this.pool) await this.pool.run(work, control);
+      else await runInline(work, this.core, control);
+      return finish(work);
     } finally {
       work.free();
     }
@@ -206,15 +208,15 @@ export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
     return this.serial(async () => {
       control.check();
       if (this.core.device !== "cpu") return this.whole(control, lengthOf(pairs), () => this.core.score(pairs, options));
-      return this.runWork<Float32Array>(this.core.scoreWork(pairs, options) as ModelWork, control);
+      return this.runWork(this.core.scoreWork(pairs, options), control, (w) => w.finishValues());
     });
   }
 
-  rerank(queries: unknown, lists: readonly unknown[], nested: boolean, options: unknown, control: CallControl): Promise<Ranked[][]> {
+  rerank(queries: unknown, lists: readonly unknown[], nested: boolean, options: unknown, control: CallControl): Promise<wasm.Ranked[][]> {
     return this.serial(async () => {
       control.check();
       if (this.core.device !== "cpu") return this.whole(control, lists.reduce((n: number, l) => n + lengthOf(l), 0), () => this.core.rerank(queries, lists, nested, options));
-      return this.runWork<Ranked[][]>(this.core.rerankWork(queries, lists, nested, options) as ModelWork, control);
+      return this.runWork(this.core.rerankWork(queries, lists, nested, options), control, (w) => w.finishRanking());
     });
   }
 
@@ -252,8 +254,8 @@ export class EmbedderEngine extends Engine<wasm.EmbedderCore> {
   embed(texts: unknown, options: unknown, defaultNormalize: boolean, control: CallControl): Promise<Float32Array> {
     return this.serial(async () => {
       control.check();
-      if (this.core.device !== "cpu") return this.whole(control, lengthOf(texts), () => this.core.embed(texts, options, defaultNormalize) as Promise<Float32Array>);
-      return this.runWork<Float32Array>(this.core.embedWork(texts, options, defaultNormalize) as ModelWork, control);
+      if (this.core.device !== "cpu") return this.whole(control, lengthOf(texts), () => this.core.embed(texts, options, defaultNormalize));
+      return this.runWork(this.core.embedWork(texts, options, defaultNormalize), control, (w) => w.finishValues());
     });
   }
 }
@@ -261,7 +263,3 @@ export class EmbedderEngine extends Engine<wasm.EmbedderCore> {
 /** The length of what should be a list (progress totals are counted before Rust has checked the arguments). */
 const lengthOf = (list: unknown): number => (Array.isArray(list) ? list.length : 0);
 
-/** What both cores' `runBatch` is (bindings/wasm/src/model_work.rs). */
-interface BatchRunner {
-  runBatch(batch: WorkBatch): Float32Array;
-}

@@ -2,6 +2,7 @@
 // chain in one call, and reranking with the adaptive reranker weight (seed 002).
 import { Document } from "./document.js";
 import { checkListLength, invalidArgument, optionsObject } from "./errors.js";
+import { checkedRanking } from "./ranker.js";
 import {
   adaptiveWeight, asLists, combineScores, copyOf, fuse, LostInTheMiddleRanker, scores,
   type AdaptiveWeightOptions, type DocumentLike, type LostInTheMiddleRankerOptions,
@@ -162,7 +163,7 @@ export async function rerankPipeline(query: string, documents: DocumentLike[], o
   stages.push({ name: "retriever", documents: byScore(retrieverScores).map((i) => docs[i]), milliseconds: performance.now() - t });
 
   t = performance.now();
-  const ranked = await crossEncoder.rerank(query, docs, { ...rerankOptions, topK: null, returnDocuments: false });
+  const ranked = checkedRanking(await crossEncoder.rerank(query, docs, { ...rerankOptions, topK: null, returnDocuments: false }), docs.length, field);
   const rerankerScores = new Float64Array(docs.length).fill(Number.NaN);
   for (const r of ranked) rerankerScores[r.index] = r.score;
   const unscored = rerankerScores.findIndex((x) => Number.isNaN(x));

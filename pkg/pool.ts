@@ -3,9 +3,12 @@
 // its values, its default, how many threads "auto" means, and the fallback where a runtime has no threads.
 //
 // A call is cut into batches in Rust (bindings/wasm/src/model_work.rs): exactly the batches one thread would run,
-// so a row's output is bit-identical whichever worker ran its batch. Between batches the call reports progress and
-// stops when its AbortSignal fires.
+// so a row's output is bit-identical whichever worker ran its batch. Inline, the batches never leave wasm: this
+// file only says when to run the next. Between batches the call reports progress and stops when its AbortSignal
+// fires.
 import { RerankitError, invalidArgument } from "./errors.js";
+import type * as wasm from "./wasm/rerankit.js";
+import type { ModelWork } from "./wasm/rerankit.js";
 
 /** `workers` of `CrossEncoder.load`/`Embedder.load`: a count, `"auto"`, or 0 (inline; the default). */
 export type WorkersOption = number | "auto";
@@ -70,16 +73,13 @@ export function workerCount(option: unknown, onWarning?: (message: string) => vo
   return option === "auto" ? Math.max(1, Math.min(MAX_WORKERS, threads.cores())) : (option as number);
 }
 
-/** A batch as `ModelWork.batch(i)` gives it and `runBatch` takes it. */
-export type WorkBatch = { len: number; inputIds: Int32Array; attentionMask: Int32Array; tokenTypeIds: Int32Array; normalize?: boolean };
+/** A batch as `ModelWork.batch(i)` gives it and `runBatch` takes it (declared in Rust: bindings/wasm/src/model_work.rs). */
+export type WorkBatch = wasm.WorkBatch;
 
-/** The wasm object of one call's batches (bindings/wasm/src/model_work.rs). */
-export interface ModelWork {
-  readonly batchCount: number;
-  readonly rowCount: number;
-  batch(i: number): WorkBatch;
-  finish(outputs: Float32Array[]): unknown;
-  free(): void;
+/** The model that made a {@link ModelWork}: it runs one of its batches inside wasm and keeps the output there. */
+export interface WorkRunner {
+  /** Runs batch `i` of `work`; the batch's rows. */
+  runWorkBatch(work: ModelWork, i: number): number;
 }
 
 /** What a model load sends each worker. */
@@ -166,22 +166,30 @@ export class WorkerPool {
   }
 
   /** Runs `work`'s batches, each worker taking the next batch when it is free (longest batches go first). */
-  run(work: ModelWork, control: CallControl): Promise<Float32Array[]> {
-    const outputs: Float32Array[] = new Array(work.batchCount);
+  run(work: ModelWork, control: CallControl): Promise<void> {
+    const [batches, rows] = [work.batchCount, work.rowCount];
     let next = 0;
     const live = this.#workers.filter((w) => w.dead === undefined);
     if (live.length === 0) return Promise.reject(new RerankitError("every pool worker has failed; load the model again", "INTERNAL"));
+    // once one lane fails the call is over and its work freed: the others must not touch it when their worker answers
+    let failed = false;
     const lane = async (worker: PoolWorker) => {
-      while (next < work.batchCount) {
+      while (next < batches && !failed) {
         control.check();
         const i = next++;
         const batch = work.batch(i);
-        const rows = batch.inputIds.length / batch.len;
-        outputs[i] = (await control.race(worker.call({ op: "run", batch }, [batch.inputIds.buffer, batch.attentionMask.buffer, batch.tokenTypeIds.buffer]))) as Float32Array;
-        control.done(rows, work.rowCount);
+        const batchRows = batch.inputIds.length / batch.len;
+        const output = await control.race(worker.call({ op: "run", batch }, [batch.inputIds.buffer, batch.attentionMask.buffer, batch.tokenTypeIds.buffer]));
+        if (failed) return;
+        work.setOutput(i, output!);
+        control.done(batchRows, rows);
       }
     };
-    return Promise.all(live.map(lane)).then(() => outputs);
+    const lanes = live.map((worker) => lane(worker).catch((e: unknown) => {
+      failed = true;
+      throw e;
+    }));
+    return Promise.all(lanes).then(() => undefined);
   }
 
   terminate(): void {
@@ -245,15 +253,12 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** Runs `work`'s batches one per event-loop turn on this thread, through `runBatch`. */
-export async function runInline(work: ModelWork, runBatch: (batch: WorkBatch) => Float32Array, control: CallControl): Promise<Float32Array[]> {
-  const outputs: Float32Array[] = [];
-  for (let i = 0; i < work.batchCount; i++) {
+/** Runs `work`'s batches one per event-loop turn on this thread, inside wasm (`model` made `work`). */
+export async function runInline(work: ModelWork, model: WorkRunner, control: CallControl): Promise<void> {
+  const [batches, rows] = [work.batchCount, work.rowCount];
+  for (let i = 0; i < batches; i++) {
     control.check();
-    const batch = work.batch(i);
-    outputs.push(runBatch(batch));
-    control.done(batch.inputIds.length / batch.len, work.rowCount);
-    if (i + 1 < work.batchCount) await nextTurn();
+    control.done(model.runWorkBatch(work, i), rows);
+    if (i + 1 < batches) await nextTurn();
   }
-  return outputs;
 }

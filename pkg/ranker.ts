@@ -4,9 +4,10 @@
 // interchangeable. The shapes are the local model's (pkg/cross_encoder.ts), which came first: results are indices
 // into the caller's list, best first, with the caller's own objects attached on request, never copies.
 //
-// This module holds types only and imports no model code: `rerankit/eval` (built without the models) reaches it
-// through pipeline.ts and the hosted rankers.
+// This module holds the contract only and imports no model code: `rerankit/eval` (built without the models) reaches
+// it through pipeline.ts and the hosted rankers.
 import type { Document } from "./document.js";
+import { invalidArgument } from "./errors.js";
 
 /** What a ranker reads: plain text, a `Document`, or `{content, meta}` (text content). */
 export type RerankDocument = string | Document | { content: string; meta?: Record<string, unknown> };
@@ -42,4 +43,27 @@ export interface Ranker<O extends RankOptions = RankOptions> {
     documents: readonly D[] | readonly (readonly D[])[],
     options?: O,
   ): Promise<RerankResult<D>[] | RerankResult<D>[][]>;
+}
+
+/**
+ * A ranker's answer as its callers (pipelines, integrations) read it, checked first: any object can be passed as a
+ * ranker, and one that answers `null`, a non-list or an index outside the list must get `INVALID_ARGUMENT` naming
+ * it (`field`), not a TypeError deep inside the caller. Each result needs an integer `index` below `length`, at most
+ * once, and a numeric `score`.
+ */
+export function checkedRanking<R extends { index: number; score: number }>(answer: unknown, length: number, field: string): R[] {
+  if (!Array.isArray(answer)) invalidArgument(field, `rerank answered ${answer === null ? "null" : typeof answer}, expected a list of {index, score}`);
+  const seen = new Set<number>();
+  for (let i = 0; i < answer.length; i++) {
+    const r = answer[i] as { index?: unknown; score?: unknown } | null;
+    if (r === null || typeof r !== "object") invalidArgument(`${field}: rerank answer[${i}]`, "expected {index, score}");
+    const { index, score } = r;
+    if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= length) {
+      invalidArgument(`${field}: rerank answer[${i}].index`, `expected an integer 0…${length - 1} (an index into the documents)`);
+    }
+    if (seen.has(index)) invalidArgument(`${field}: rerank answer[${i}].index`, `document ${index} is ranked twice`);
+    seen.add(index);
+    if (typeof score !== "number") invalidArgument(`${field}: rerank answer[${i}].score`, "expected a number");
+  }
+  return answer as R[];
 }

@@ -56,6 +56,14 @@ function translate(e: unknown, what: string): unknown {
     restart();
     return internalError(what, e);
   }
+  // wasm-bindgen's own checks on an object handed to a call: one already freed, or not one of its classes
+  if (e instanceof Error && e.message === "null pointer passed to rust") {
+    return new RerankitError(`${what}: an object it was given (or called on) was freed (free() was called); make it again`, "FREED");
+  }
+  if (e instanceof Error && e.message.startsWith("expected instance of ")) {
+    const cls = e.message.slice("expected instance of ".length);
+    return new RerankitError(`${what}: expected a ${cls} that rerankit made (not a copy or a forgery of one)`, "INVALID_ARGUMENT");
+  }
   if (e instanceof Error && e.message.includes(STALE)) {
     return new RerankitError(`${what}: this object was released when rerankit restarted its WebAssembly instance after an internal error; load or create it again`, "INTERNAL");
   }

@@ -9,7 +9,7 @@ import type { RerankingModelV3, RerankingModelV3CallOptions, SharedV3Warning } f
 import { checkListLength, invalidArgument, optionsObject } from "../errors.js";
 import { checkRanker } from "../hosted/fallback.js";
 import { describe, integerOption, stringOption } from "../hosted/hosted_ranker.js";
-import type { Ranker } from "../ranker.js";
+import { checkedRanking, type Ranker } from "../ranker.js";
 
 type RerankingResult = Awaited<ReturnType<RerankingModelV3["doRerank"]>>;
 
@@ -48,11 +48,11 @@ export class RerankitRerankingModel implements RerankingModelV3 {
       texts = documents.values;
     } else {
       warnings.push({ type: "compatibility", feature: "object documents", details: "Object documents are ranked as their JSON text." });
-      texts = documents.values.map((value) => JSON.stringify(value));
+      texts = documents.values.map((value, i) => jsonText(value, `documents.values[${i}]`));
     }
     // validated here so that a bad `topN` is named as the caller wrote it, not as the ranker's `topK`
     const topK = topN === undefined ? null : integerOption(topN, "topN", 1);
-    const ranked = await this.ranker.rerank(query, texts, { topK, signal: abortSignal });
+    const ranked = checkedRanking(await this.ranker.rerank(query, texts, { topK, signal: abortSignal }), texts.length, "ranker");
     return {
       ranking: ranked.map(({ index, score }) => ({ index, relevanceScore: score })),
       warnings,
@@ -67,3 +67,15 @@ export const rerankit = {
     return new RerankitRerankingModel(ranker, options);
   },
 };
+
+/** `JSON.stringify(value)`, with what it cannot write (a BigInt, a cycle, nesting past the stack) named as `field`. */
+function jsonText(value: unknown, field: string): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    invalidArgument(field, `cannot be written as JSON (${e instanceof Error ? e.message : "unwritable"})`);
+  }
+  if (text === undefined) invalidArgument(field, "cannot be written as JSON (a function, symbol or undefined)");
+  return text;
+}

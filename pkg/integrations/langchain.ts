@@ -14,7 +14,7 @@ import { BaseDocumentCompressor } from "@langchain/core/retrievers/document_comp
 import { checkListLength, invalidArgument, optionsObject } from "../errors.js";
 import { checkRanker } from "../hosted/fallback.js";
 import { describe, topKOption } from "../hosted/hosted_ranker.js";
-import type { RankOptions, Ranker } from "../ranker.js";
+import { checkedRanking, type RankOptions, type Ranker } from "../ranker.js";
 
 export interface RerankCompressorOptions {
   /** Keep this many best documents; `null` keeps all. Default: the ranker's own (10 for a CrossEncoder). */
@@ -50,7 +50,7 @@ export class RerankCompressor extends BaseDocumentCompressor {
       return text;
     });
     const call: RankOptions = this.topK === undefined ? {} : { topK: this.topK };
-    const ranked = await this.ranker.rerank(query, texts, call);
+    const ranked = checkedRanking(await this.ranker.rerank(query, texts, call), texts.length, "ranker");
     return ranked.map(({ index, score }) => {
       const d = documents[index];
       return new Document({ pageContent: d.pageContent, metadata: { ...d.metadata, relevanceScore: score }, id: d.id });

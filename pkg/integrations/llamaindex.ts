@@ -15,7 +15,7 @@ import { extractText } from "@llamaindex/core/utils";
 import { checkListLength, invalidArgument, optionsObject } from "../errors.js";
 import { checkRanker } from "../hosted/fallback.js";
 import { describe, topKOption } from "../hosted/hosted_ranker.js";
-import type { RankOptions, Ranker } from "../ranker.js";
+import { checkedRanking, type RankOptions, type Ranker } from "../ranker.js";
 
 export interface RerankPostprocessorOptions {
   /** Keep this many best nodes; `null` keeps all. Default: the ranker's own (10 for a CrossEncoder). */
@@ -64,7 +64,7 @@ export class RerankPostprocessor implements BaseNodePostprocessor {
       return node.getContent(this.metadataMode);
     });
     const call: RankOptions = this.topK === undefined ? {} : { topK: this.topK };
-    const ranked = await this.ranker.rerank(extractText(query), texts, call);
+    const ranked = checkedRanking(await this.ranker.rerank(extractText(query), texts, call), texts.length, "ranker");
     return ranked.map(({ index, score }) => ({ node: nodes[index].node, score }));
   }
 }

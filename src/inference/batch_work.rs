@@ -7,7 +7,6 @@
 //! in input order by [`BatchWork::assemble`].
 
 use super::batching::{batches, Batch, Sequence};
-use super::cross_encoder::{rank_groups, Ranked, RerankOptions};
 use crate::{Error, Result};
 
 /// The batches of one call over `rows` model inputs, each answering `width` values per row.
@@ -43,24 +42,5 @@ impl BatchWork {
             }
         }
         Ok(out)
-    }
-}
-
-/// A rerank's batches (every chunk of every document of every group) and what ranks their logits.
-#[derive(Debug, Clone)]
-pub struct RerankWork {
-    pub work: BatchWork,
-    /// Documents per group.
-    pub group_sizes: Vec<usize>,
-    /// `(group, document)` of every sequence, in input order.
-    pub owners: Vec<(usize, usize)>,
-    pub options: RerankOptions,
-}
-
-impl RerankWork {
-    /// Each group ranked from the per-batch logits (as [`BatchWork::assemble`] takes them).
-    pub fn rank(&self, outputs: &[Vec<f32>]) -> Result<Vec<Vec<Ranked>>> {
-        let logits = self.work.assemble(outputs)?;
-        rank_groups(&self.group_sizes, &self.owners, &logits, self.work.width, &self.options)
     }
 }

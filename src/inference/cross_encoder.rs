@@ -13,7 +13,7 @@
 //! stably, so equal scores keep input order like Python's `sorted(..., reverse=True)`; then cut to `top_k`
 //! (default 10, `None` = all).
 
-use super::batch_work::{BatchWork, RerankWork};
+use super::batch_work::BatchWork;
 use super::batching::{Batch, Sequence};
 use super::cpu::CpuPlan;
 use super::onnx_import::prepare;
@@ -104,6 +104,25 @@ impl RerankOptions {
 pub struct Ranked {
     pub index: usize,
     pub score: f32,
+}
+
+/// A rerank's batches (every chunk of every document of every group) and what ranks their logits.
+#[derive(Debug, Clone)]
+pub struct RerankWork {
+    pub work: BatchWork,
+    /// Documents per group.
+    pub group_sizes: Vec<usize>,
+    /// `(group, document)` of every sequence, in input order.
+    pub owners: Vec<(usize, usize)>,
+    pub options: RerankOptions,
+}
+
+impl RerankWork {
+    /// Each group ranked from the per-batch logits (as [`BatchWork::assemble`] takes them).
+    pub fn rank(&self, outputs: &[Vec<f32>]) -> Result<Vec<Vec<Ranked>>> {
+        let logits = self.work.assemble(outputs)?;
+        rank_groups(&self.group_sizes, &self.owners, &logits, self.work.width, &self.options)
+    }
 }
 
 /// Documents given to [`CrossEncoder::predict_batch`]: one list, or a list of lists.

@@ -1,7 +1,8 @@
-//! Where a model runs: the device names, the default, and every fallback decided before a model loads. One
-//! file owns them, so that the JS option, the Rust API and the messages agree (the fallbacks of a loaded model
-//! — no adapter, unsupported graph, failed parity probe — are [`super::webgpu::GpuCrossEncoder`]'s, and are
-//! reported through the same warning callback).
+//! Where a model runs: the device names, the default, and every fallback to the CPU with its message. One file
+//! owns them, so that the JS option, the Rust API and the messages agree. The fallbacks decided before a model
+//! loads are [`place`]'s; those of a loaded model (no adapter, unsupported graph, failed parity probe, GPU error)
+//! happen in the WebGPU engine (`super::webgpu::ranker`), which gives the [`Fallback`]'s message to the same
+//! warning callback.
 
 use super::Pooling;
 use crate::error::{Error, Result};
@@ -61,15 +62,54 @@ pub fn place(device: Device, runtime_has_webgpu: bool, pooling: Option<Pooling>)
         return cpu(None);
     }
     if !cfg!(feature = "webgpu") {
-        return cpu(Some("WebGPU unavailable, using the CPU: this build of rerankit has no WebGPU engine".into()));
+        return cpu(Some(Fallback::NotBuilt.message()));
     }
     if !runtime_has_webgpu {
-        return cpu(Some("WebGPU unavailable, using the CPU: this runtime has no navigator.gpu (WebGPU runs in browsers and dedicated workers)".into()));
+        return cpu(Some(Fallback::NoRuntimeGpu.message()));
     }
     if let Some(pooling) = pooling.filter(|p| *p != Pooling::Mean) {
-        return cpu(Some(format!("WebGPU embedders pool by mean; \"{}\" pooling runs on the CPU", pooling.as_str())));
+        return cpu(Some(Fallback::Pooling(pooling).message()));
     }
     Placement { device, try_gpu: true, warning: None }
+}
+
+/// Why a model that was to try WebGPU runs on the CPU. Each is reported once, through the model's warning
+/// callback, and a model never goes back to the GPU.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fallback {
+    /// This build of rerankit has no WebGPU engine (the `webgpu` feature is off).
+    NotBuilt,
+    /// The runtime exposes no `navigator.gpu` to this code (Node, Deno, Workers).
+    NoRuntimeGpu,
+    /// An embedder pooling other than mean (the WGSL pipeline ends in mean pooling).
+    Pooling(Pooling),
+    /// The GPU model could not be made: no adapter, or a graph the kernels do not cover (`UNSUPPORTED`).
+    Unavailable(String),
+    /// The parity probe's outputs differ from the CPU's by more than the tolerance.
+    ProbeMismatch { adapter: String, max_abs_diff: f32, tolerance: f32 },
+    /// The parity probe batch failed on the GPU.
+    ProbeFailed(String),
+    /// A GPU error or non-finite output at a later batch (that batch is recomputed on the CPU).
+    Failed(String),
+}
+
+impl Fallback {
+    /// The warning the caller hears.
+    pub fn message(&self) -> String {
+        match self {
+            Fallback::NotBuilt => "WebGPU unavailable, using the CPU: this build of rerankit has no WebGPU engine".into(),
+            Fallback::NoRuntimeGpu => {
+                "WebGPU unavailable, using the CPU: this runtime has no navigator.gpu (WebGPU runs in browsers and dedicated workers)".into()
+            }
+            Fallback::Pooling(p) => format!("WebGPU embedders pool by mean; \"{}\" pooling runs on the CPU", p.as_str()),
+            Fallback::Unavailable(why) => format!("WebGPU unavailable, using the CPU: {why}"),
+            Fallback::ProbeMismatch { adapter, max_abs_diff, tolerance } => {
+                format!("WebGPU parity probe failed on {adapter} (max |GPU − CPU| = {max_abs_diff:.3e} > {tolerance:.0e}); using the CPU")
+            }
+            Fallback::ProbeFailed(why) => format!("WebGPU probe batch failed ({why}); using the CPU"),
+            Fallback::Failed(why) => format!("WebGPU failed ({why}); using the CPU from now on"),
+        }
+    }
 }
 
 #[cfg(test)]

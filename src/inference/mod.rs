@@ -28,8 +28,8 @@ pub mod tokenization;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] mod wasm_gemm;
 #[cfg(feature = "webgpu")] pub mod webgpu;
 
-pub use batch_work::{BatchWork, RerankWork};
-pub use cross_encoder::{BatchDocuments, BatchRanking, CrossEncoder, Ranked, RerankOptions, ScoreOptions};
+pub use batch_work::BatchWork;
+pub use cross_encoder::{BatchDocuments, BatchRanking, CrossEncoder, Ranked, RerankOptions, RerankWork, ScoreOptions};
 pub use device::{place, Device, Placement};
 pub use embedder::{EmbedOptions, Embedder, Pooling};
 pub use onnx_import::ExternalFile;

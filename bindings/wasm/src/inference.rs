@@ -116,9 +116,30 @@ pub(super) fn external_files(value: &JsValue) -> Result<Vec<ExternalFile>> {
         .collect()
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const MODEL_PATH_TYPES: &'static str = r#"
+/** Where a load starts (src/inference/device.rs `place`): the device asked for, whether to try WebGPU, and the
+ *  warning owed when a wanted GPU is not tried. */
+export interface Placement {
+  /** The device asked for. */
+  device: "cpu" | "webgpu" | "auto";
+  /** Whether the load tries WebGPU. */
+  tryGpu: boolean;
+  /** The warning owed when a wanted GPU is not tried, else null. */
+  warning: string | null;
+}
+/** One document of a ranking: its index in the caller's list and its score. */
+export interface Ranked {
+  /** Index of the document in the input list. */
+  index: number;
+  /** Its score (after scaling). */
+  score: number;
+}
+"#;
+
 /// Where a model asked to run on `device` starts (src/inference/device.rs): `{device, tryGpu, warning}`.
 /// `runtimeHasWebGpu` is the wrapper's look at the runtime; `pooling` an embedder's pooling, if any.
-#[wasm_bindgen(js_name = placeDevice)]
+#[wasm_bindgen(js_name = placeDevice, unchecked_return_type = "Placement")]
 pub fn place_device(device: JsValue, runtime_has_webgpu: bool, pooling: JsValue) -> JsResult<JsValue> {
     js((|| {
         let device = match to_json("device", &device)? {

@@ -1,13 +1,15 @@
-//! A model call as the padded batches it runs, handed to JavaScript (pkg/pool.ts), which runs them inline between
-//! event-loop turns or in pool workers, reports progress, stops on an AbortSignal, and hands the outputs back to
-//! [`ModelWork::finish`]. The batches are the single-threaded path's (rerankit::inference::batch_work), so the
-//! answer is the same bit for bit wherever they ran.
+//! A model call as the padded batches it runs. Inline (`workers: 0`) the batches stay in wasm: JavaScript only
+//! says when to run the next one (`runWorkBatch`), so that it can turn the event loop, report progress and stop on
+//! an AbortSignal between batches; no token ids or logits cross the boundary. A worker pool (pkg/pool.ts) asks for
+//! each batch's token ids (`batch`), runs it in a worker's copy of the model and hands its output back
+//! (`setOutput`). Either way [`ModelWork::finish_ranking`] (or `finish_values`) makes the answer from the outputs, and the batches are the
+//! single-threaded path's (rerankit::inference::batch_work), so the answer is the same bit for bit wherever they
+//! ran.
 //!
 //! ```js
 //! const work = core.rerankWork(queries, lists, nested, options);       // tokenised and batched, nothing run
-//! const outputs = [];
-//! for (let i = 0; i < work.batchCount; i++) outputs.push(core.runBatch(work.batch(i)));  // or a worker's core
-//! const ranked = work.finish(outputs);
+//! for (let i = 0; i < work.batchCount; i++) core.runWorkBatch(work, i); // or: work.setOutput(i, worker.runBatch(work.batch(i)))
+//! const ranked = work.finishRanking();                                   // score and embed: work.finishValues()
 //! ```
 
 use super::convert::read_options;
@@ -29,18 +31,70 @@ enum Kind {
     Ranking(RerankWork),
 }
 
-/// The batches of one call and what turns their outputs into its answer.
+#[wasm_bindgen(typescript_custom_section)]
+const WORK_BATCH_TYPE: &'static str = r#"
+/** One batch of a call as a pool worker's `runBatch` takes it: row-major `[rows × len]` token ids (and, for an
+ *  embedder, whether to normalise). */
+export interface WorkBatch {
+  /** Padded length of every row. */
+  len: number;
+  /** Token ids, `[rows × len]`. */
+  inputIds: Int32Array;
+  /** 1 for a token, 0 for padding, `[rows × len]`. */
+  attentionMask: Int32Array;
+  /** Segment ids, `[rows × len]`. */
+  tokenTypeIds: Int32Array;
+  /** Embedders: L2-normalise each vector. */
+  normalize?: boolean;
+}
+"#;
+
+/// The batches of one call, their outputs as they come in, and what turns the outputs into its answer.
 #[wasm_bindgen]
 pub struct ModelWork {
     kind: Kind,
+    outputs: Vec<Option<Vec<f32>>>,
 }
 
 impl ModelWork {
+    fn new(kind: Kind) -> ModelWork {
+        let mut work = ModelWork { kind, outputs: Vec::new() };
+        work.outputs = vec![None; work.batches().batches.len()];
+        work
+    }
+
     fn batches(&self) -> &BatchWork {
         match &self.kind {
             Kind::Logits(work) | Kind::Vectors { work, .. } => work,
             Kind::Ranking(r) => &r.work,
         }
+    }
+
+    fn checked_batch(&self, i: usize) -> Result<&Batch> {
+        self.batches().batches.get(i).ok_or_else(|| Error::invalid("batch", format!("{i} is past the last of {} batches", self.outputs.len())))
+    }
+
+    /// Keeps batch `i`'s output, which must be its rows × the call's width.
+    fn keep(&mut self, i: usize, values: Vec<f32>) -> Result<()> {
+        let expected = self.checked_batch(i)?.rows.len() * self.batches().width;
+        if values.len() != expected {
+            return Err(Error::invalid(&format!("outputs[{i}]"), format!("{} values, expected {expected}", values.len())));
+        }
+        self.outputs[i] = Some(values);
+        Ok(())
+    }
+
+    /// Every batch's output, in batch order; an error names the first batch that has not run.
+    fn outputs(&self) -> Result<Vec<Vec<f32>>> {
+        self.outputs
+            .iter()
+            .enumerate()
+            .map(|(i, o)| o.clone().ok_or_else(|| Error::invalid(&format!("outputs[{i}]"), "this batch has not run")))
+            .collect()
+    }
+
+    fn normalize(&self) -> bool {
+        matches!(self.kind, Kind::Vectors { normalize: true, .. })
     }
 }
 
@@ -59,10 +113,9 @@ impl ModelWork {
 
     /// Batch `i` as a worker's `runBatch` takes it: `{len, inputIds, attentionMask, tokenTypeIds}` (Int32Arrays,
     /// row-major `[rows × len]`) and, for embeddings, `normalize`.
+    #[wasm_bindgen(unchecked_return_type = "WorkBatch")]
     pub fn batch(&self, i: usize) -> JsResult<JsValue> {
-        let Some(b) = self.batches().batches.get(i) else {
-            return Err(super::errors::to_js_error(Error::invalid("batch", format!("{i} is past the last of {} batches", self.batch_count()))));
-        };
+        let b = self.checked_batch(i).map_err(super::errors::to_js_error)?;
         let o = js_sys::Object::new();
         let int32 = |v: &[i64]| js_sys::Int32Array::from(&v.iter().map(|&x| x as i32).collect::<Vec<i32>>()[..]);
         let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&o, &JsValue::from_str(k), v).map(|_| ());
@@ -76,19 +129,28 @@ impl ModelWork {
         Ok(o.into())
     }
 
-    /// The call's answer from every batch's output (a `Float32Array` each, in batch order): the logits
-    /// (`Float32Array [rows × numLabels]`), the vectors (`Float32Array [rows × dimension]`) or the rankings.
-    pub fn finish(&self, outputs: JsValue) -> JsResult<JsValue> {
-        js((|| {
-            let outputs: Vec<Vec<f32>> = js_sys::Array::from(&outputs)
-                .iter()
-                .map(|o| o.dyn_into::<js_sys::Float32Array>().map(|a| a.to_vec()))
-                .collect::<std::result::Result<_, _>>()
-                .map_err(|_| Error::invalid("outputs", "expected a Float32Array per batch"))?;
-            match &self.kind {
-                Kind::Logits(work) | Kind::Vectors { work, .. } => Ok(js_sys::Float32Array::from(&work.assemble(&outputs)?[..]).into()),
-                Kind::Ranking(r) => ranked_to_js(r.rank(&outputs)?),
-            }
+    /// Batch `i`'s output from a pool worker (`runBatch` of a copy of the model): a `Float32Array`.
+    #[wasm_bindgen(js_name = setOutput)]
+    pub fn set_output(&mut self, i: usize, output: &js_sys::Float32Array) -> JsResult<()> {
+        js(self.keep(i, output.to_vec()))
+    }
+
+    /// A `score` or `embed` call's answer once every batch has its output: the logits
+    /// (`[rows × numLabels]`) or the vectors (`[rows × dimension]`), in input order.
+    #[wasm_bindgen(js_name = finishValues)]
+    pub fn finish_values(&self) -> JsResult<js_sys::Float32Array> {
+        js((|| match &self.kind {
+            Kind::Logits(work) | Kind::Vectors { work, .. } => Ok(js_sys::Float32Array::from(&work.assemble(&self.outputs()?)?[..])),
+            Kind::Ranking(_) => Err(Error::internal("finishValues on a rerank's work")),
+        })())
+    }
+
+    /// A `rerank` call's answer once every batch has its output: each list ranked, best first.
+    #[wasm_bindgen(js_name = finishRanking, unchecked_return_type = "Ranked[][]")]
+    pub fn finish_ranking(&self) -> JsResult<JsValue> {
+        js((|| match &self.kind {
+            Kind::Ranking(r) => ranked_to_js(r.rank(&self.outputs()?)?),
+            _ => Err(Error::internal("finishRanking on a score or embed call's work")),
         })())
     }
 }
@@ -129,7 +191,7 @@ impl CrossEncoderCore {
             let pairs = string_pairs("pairs", &pairs, "[query, document]")?;
             let options: ScoreOptions = read_options("options", &options)?;
             let pairs: Vec<(&str, &str)> = pairs.iter().map(|(q, d)| (q.as_str(), d.as_str())).collect();
-            Ok(ModelWork { kind: Kind::Logits(inner.cpu().score_work(&pairs, options.batch_size)?) })
+            Ok(ModelWork::new(Kind::Logits(inner.cpu().score_work(&pairs, options.batch_size)?)))
         })())
     }
 
@@ -140,11 +202,23 @@ impl CrossEncoderCore {
         js((|| {
             let (options, queries, lists) = rerank_input(&queries, &lists, nested, &options)?;
             let groups: Vec<(&str, Vec<String>)> = queries.iter().map(String::as_str).zip(lists).collect();
-            Ok(ModelWork { kind: Kind::Ranking(inner.cpu().rerank_work(&groups, &options)?) })
+            Ok(ModelWork::new(Kind::Ranking(inner.cpu().rerank_work(&groups, &options)?)))
         })())
     }
 
-    /// The logits of one batch of a [`ModelWork`] (made by this model or a copy of it): a `Float32Array`.
+    /// Runs batch `i` of `work` (made by this model) here, keeping its logits in `work`; the batch's rows.
+    #[wasm_bindgen(js_name = runWorkBatch)]
+    pub fn run_work_batch(&self, work: &mut ModelWork, i: usize) -> JsResult<usize> {
+        let inner = self.inner.try_borrow().map_err(|_| super::errors::to_js_error(busy()))?;
+        js((|| {
+            let batch = work.checked_batch(i)?;
+            let (rows, logits) = (batch.rows.len(), inner.cpu().run_batch(batch)?);
+            work.keep(i, logits)?;
+            Ok(rows)
+        })())
+    }
+
+    /// The logits of one batch of a [`ModelWork`] (made by a copy of this model): a `Float32Array`.
     #[wasm_bindgen(js_name = runBatch)]
     pub fn run_batch(&self, batch: JsValue) -> JsResult<js_sys::Float32Array> {
         let inner = self.inner.try_borrow().map_err(|_| super::errors::to_js_error(busy()))?;
@@ -164,11 +238,24 @@ impl EmbedderCore {
             let options: EmbedOptions = read_options("options", &options)?;
             let refs: Vec<&str> = t.iter().map(String::as_str).collect();
             let work = inner.cpu().embed_work(&refs, options.batch_size)?;
-            Ok(ModelWork { kind: Kind::Vectors { work, normalize: options.normalize.unwrap_or(default_normalize) } })
+            Ok(ModelWork::new(Kind::Vectors { work, normalize: options.normalize.unwrap_or(default_normalize) }))
         })())
     }
 
-    /// The vectors of one batch of a [`ModelWork`]: a `Float32Array [rows × dimension]`.
+    /// Runs batch `i` of `work` (made by this model) here, keeping its vectors in `work`; the batch's rows.
+    #[wasm_bindgen(js_name = runWorkBatch)]
+    pub fn run_work_batch(&self, work: &mut ModelWork, i: usize) -> JsResult<usize> {
+        let inner = self.inner.try_borrow().map_err(|_| super::errors::to_js_error(busy()))?;
+        js((|| {
+            let normalize = work.normalize();
+            let batch = work.checked_batch(i)?;
+            let (rows, vectors) = (batch.rows.len(), inner.cpu().run_batch(batch, normalize)?);
+            work.keep(i, vectors)?;
+            Ok(rows)
+        })())
+    }
+
+    /// The vectors of one batch of a [`ModelWork`] (made by a copy of this model): a `Float32Array [rows × dimension]`.
     #[wasm_bindgen(js_name = runBatch)]
     pub fn run_batch(&self, batch: JsValue) -> JsResult<js_sys::Float32Array> {
         let inner = self.inner.try_borrow().map_err(|_| super::errors::to_js_error(busy()))?;

@@ -24,6 +24,26 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const MODEL_TYPES: &'static str = r#"
+/** The parity probe's verdict (first use on WebGPU): largest |GPU − CPU| over the probe batch's outputs. */
+export interface ProbeReport {
+  /** Largest |GPU − CPU| over the probe's outputs. */
+  maxAbsDiff: number;
+  /** Whether it is within the tolerance (1e-3), so the model stays on the GPU. */
+  passed: boolean;
+  /** Outputs compared. */
+  values: number;
+}
+/** The token ids of a pair as the model sees it. */
+export interface EncodedPair {
+  /** Token ids, special tokens included. */
+  inputIds: number[];
+  /** 0 for the query's tokens, 1 for the document's (BERT's segment ids). */
+  tokenTypeIds: number[];
+}
+"#;
+
 /// A loaded cross-encoder; its engine is the CPU or WebGPU (with the CPU as fallback).
 #[wasm_bindgen(js_name = CrossEncoderCore)]
 pub struct CrossEncoderCore {
@@ -116,7 +136,7 @@ macro_rules! device_getters {
         #[wasm_bindgen(js_class = $core)]
         impl $core {
             /// `"webgpu"` or `"cpu"`: where the next batch runs.
-            #[wasm_bindgen(getter)]
+            #[wasm_bindgen(getter, unchecked_return_type = "\"webgpu\" | \"cpu\"")]
             pub fn device(&self) -> String {
                 self.inner.try_borrow().map(|c| c.device().to_string()).unwrap_or_else(|_| "webgpu".into())
             }
@@ -134,7 +154,7 @@ macro_rules! device_getters {
             }
 
             /// The parity probe's verdict once it ran: `{maxAbsDiff, passed, values}`, else `undefined`.
-            #[wasm_bindgen(getter)]
+            #[wasm_bindgen(getter, unchecked_return_type = "ProbeReport | undefined")]
             pub fn probe(&self) -> JsResult<JsValue> {
                 let Ok(c) = self.inner.try_borrow() else { return Ok(JsValue::UNDEFINED) };
                 probe_to_js(c.probe_report())
@@ -170,7 +190,7 @@ impl CrossEncoderCore {
     }
 
     /// Token ids of the pair as the model sees it (only_second truncation).
-    #[wasm_bindgen(js_name = encodePair)]
+    #[wasm_bindgen(js_name = encodePair, unchecked_return_type = "EncodedPair")]
     pub fn encode_pair(&self, query: JsValue, document: JsValue) -> JsResult<JsValue> {
         let c = self.inner.try_borrow().map_err(|_| to_js_error(busy()))?;
         js((|| {
@@ -183,6 +203,7 @@ impl CrossEncoderCore {
     }
 
     /// Raw logits of each `[query, document]` pair, a `Float32Array [n × numLabels]`; `options`: `{batchSize}`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Float32Array>")]
     pub fn score(&self, pairs: JsValue, options: JsValue) -> js_sys::Promise {
         with_model(&self.inner, move |inner| async move {
             let pairs = string_pairs("pairs", &pairs, "[query, document]")?;
@@ -204,6 +225,7 @@ impl CrossEncoderCore {
 
     /// Reranks one list (`queries` of length 1) or several lists (one query per list, or one for all):
     /// `[[{index, score}]]`, best first in each list.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Ranked[][]>")]
     pub fn rerank(&self, queries: JsValue, lists: JsValue, nested: bool, options: JsValue) -> js_sys::Promise {
         with_model(&self.inner, move |inner| async move {
             let (options, queries, lists) = rerank_input(&queries, &lists, nested, &options)?;
@@ -259,6 +281,7 @@ impl EmbedderCore {
 
     /// Embeddings of `texts`, concatenated: a `Float32Array [texts.length × dimension]`; `options`:
     /// `{normalize, batchSize}`, `normalize` defaulting to `default_normalize` (the model's, set at load).
+    #[wasm_bindgen(unchecked_return_type = "Promise<Float32Array>")]
     pub fn embed(&self, texts: JsValue, options: JsValue, default_normalize: bool) -> js_sys::Promise {
         with_model(&self.inner, move |inner| async move {
             let t = string_list("texts", &texts)?;

@@ -1,4 +1,5 @@
-//! Device selection, the parity probe and the CPU fallback.
+//! The models that run on WebGPU when they can: the parity probe and the switch to the CPU. The device names,
+//! defaults and every fallback's message are src/inference/device.rs's.
 //!
 //! [`Device`] is the user's choice: `"webgpu"`, `"cpu"` or `"auto"`. `auto` and `webgpu` both try the GPU (an
 //! adapter, a supported graph); `cpu` never does. When the GPU cannot be used — no adapter, a graph the kernels
@@ -25,7 +26,7 @@ use std::sync::Arc;
 /// Largest |GPU − CPU| difference the probe accepts on logits / embedding components.
 pub const PROBE_TOLERANCE: f32 = 1e-3;
 
-pub use crate::inference::device::Device;
+pub use crate::inference::device::{Device, Fallback};
 
 /// Called with a human-readable message whenever the GPU is given up for the CPU.
 pub type WarningFn = Box<dyn Fn(&str)>;
@@ -73,7 +74,7 @@ impl Backend {
         }
         match Self::load_gpu(files, output).await {
             Ok(m) => b.state = State::Unprobed(Box::new(m)),
-            Err(e) => b.fall_back(format!("WebGPU unavailable, using the CPU: {}", e.message)),
+            Err(e) => b.fall_back(Fallback::Unavailable(e.message)),
         }
         b
     }
@@ -92,7 +93,8 @@ impl Backend {
         Ok(GpuBert::new(gpu, &weights))
     }
 
-    fn fall_back(&mut self, reason: String) {
+    fn fall_back(&mut self, fallback: Fallback) {
+        let reason = fallback.message();
         if let Some(w) = &self.warn {
             w(&reason);
         }
@@ -142,20 +144,17 @@ impl Backend {
                     if passed {
                         self.state = State::Gpu(m);
                     } else {
-                        self.fall_back(format!(
-                            "WebGPU parity probe failed on {} (max |GPU − CPU| = {max_abs_diff:.3e} > {PROBE_TOLERANCE:.0e}); using the CPU",
-                            m.gpu().describe()
-                        ));
+                        self.fall_back(Fallback::ProbeMismatch { adapter: m.gpu().describe(), max_abs_diff, tolerance: PROBE_TOLERANCE });
                     }
                 }
-                Err(e) => self.fall_back(format!("WebGPU probe batch failed ({}); using the CPU", e.message)),
+                Err(e) => self.fall_back(Fallback::ProbeFailed(e.message)),
             }
         }
         if let State::Gpu(m) = &mut self.state {
             match gpu_outputs(m, sequences, batch_size, pad_id, output, width).await {
                 Ok(v) => return Ok(v),
                 Err(e) if e.code == crate::ErrorCode::InvalidArgument => return Err(e),
-                Err(e) => self.fall_back(format!("WebGPU failed ({}); using the CPU from now on", e.message)),
+                Err(e) => self.fall_back(Fallback::Failed(e.message)),
             }
         }
         cpu(false, batch_size)
@@ -313,7 +312,7 @@ impl GpuEmbedder {
     pub fn with_pooling(mut self, pooling: Pooling) -> Self {
         self.cpu = self.cpu.with_pooling(pooling);
         if pooling != Pooling::Mean && !matches!(self.backend.state, State::Cpu { .. }) {
-            self.backend.fall_back(format!("WebGPU embedders pool by mean; \"{}\" pooling runs on the CPU", pooling.as_str()));
+            self.backend.fall_back(Fallback::Pooling(pooling));
         }
         self
     }

@@ -1,9 +1,9 @@
-//! The scaled dot-product attention kernel: `attention.wgsl` and its dispatcher [`Attention`].
+//! The scaled dot-product attention kernel: `shaders/attention.wgsl` and its dispatcher [`Attention`].
 
 use super::{Dispatch, Gpu};
 
 /// The WGSL of the kernel.
-pub const SOURCE: &str = include_str!("attention.wgsl");
+pub const SOURCE: &str = shader!("attention");
 
 /// attention.wgsl: scaled dot-product attention with the additive padding mask, per (token, head, sequence).
 pub struct Attention(pub Dispatch);

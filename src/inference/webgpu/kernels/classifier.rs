@@ -1,10 +1,10 @@
-//! The classifier head kernel: `classifier.wgsl` and its dispatcher [`Classifier`].
+//! The classifier head kernel: `shaders/classifier.wgsl` and its dispatcher [`Classifier`].
 
 use super::{Dispatch, Gpu};
 use crate::inference::webgpu::weights::PoolerActivation;
 
 /// The WGSL of the kernel: the GELU functions (gelu_fn.wgsl), then classifier.wgsl.
-pub const SOURCE: &str = concat!(include_str!("gelu_fn.wgsl"), include_str!("classifier.wgsl"));
+pub const SOURCE: &str = shader!("gelu_fn", "classifier");
 
 /// classifier.wgsl: pooler (dense + activation on [CLS]) then the linear classifier.
 pub struct Classifier(pub Dispatch);

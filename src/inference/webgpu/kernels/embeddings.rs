@@ -1,9 +1,9 @@
-//! The embedding gather + layer norm kernel: `embeddings.wgsl` and its dispatcher [`Embeddings`].
+//! The embedding gather + layer norm kernel: `shaders/embeddings.wgsl` and its dispatcher [`Embeddings`].
 
 use super::{rows_grid, Dispatch, Gpu};
 
 /// The WGSL of the kernel: the layer-norm row statistics (ln_stats.wgsl), then embeddings.wgsl.
-pub const SOURCE: &str = concat!(include_str!("ln_stats.wgsl"), include_str!("embeddings.wgsl"));
+pub const SOURCE: &str = shader!("ln_stats", "embeddings");
 
 /// embeddings.wgsl: word + position + token-type gather, then layer norm.
 pub struct Embeddings(pub Dispatch);

@@ -1,9 +1,9 @@
-//! The elementwise exact GELU kernel: `gelu.wgsl` and its dispatcher [`Gelu`].
+//! The elementwise exact GELU kernel: `shaders/gelu.wgsl` and its dispatcher [`Gelu`].
 
 use super::{rows_grid, Dispatch, Gpu};
 
 /// The WGSL of the kernel: the GELU functions (gelu_fn.wgsl), then gelu.wgsl.
-pub const SOURCE: &str = concat!(include_str!("gelu_fn.wgsl"), include_str!("gelu.wgsl"));
+pub const SOURCE: &str = shader!("gelu_fn", "gelu");
 
 /// gelu.wgsl: elementwise exact GELU (the model fuses it into [`Matmul`]; this standalone form is for tests and
 /// for graphs where GELU does not follow a MatMul + bias).

@@ -1,9 +1,9 @@
-//! The residual add + layer norm kernel: `layer_norm.wgsl` and its dispatcher [`ResidualLayerNorm`].
+//! The residual add + layer norm kernel: `shaders/layer_norm.wgsl` and its dispatcher [`ResidualLayerNorm`].
 
 use super::{rows_grid, Dispatch, Gpu};
 
 /// The WGSL of the kernel: the layer-norm row statistics (ln_stats.wgsl), then layer_norm.wgsl.
-pub const SOURCE: &str = concat!(include_str!("ln_stats.wgsl"), include_str!("layer_norm.wgsl"));
+pub const SOURCE: &str = shader!("ln_stats", "layer_norm");
 
 /// layer_norm.wgsl: `hidden = LayerNorm(x + hidden)` in place.
 pub struct ResidualLayerNorm(pub Dispatch);

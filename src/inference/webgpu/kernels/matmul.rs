@@ -1,9 +1,9 @@
-//! The tiled matmul with bias and fused GELU kernel: `matmul.wgsl` and its dispatcher [`Matmul`].
+//! The tiled matmul with bias and fused GELU kernel: `shaders/matmul.wgsl` and its dispatcher [`Matmul`].
 
 use super::{Dispatch, Gpu};
 
 /// The WGSL of the kernel: the GELU functions (gelu_fn.wgsl), then matmul.wgsl.
-pub const SOURCE: &str = concat!(include_str!("gelu_fn.wgsl"), include_str!("matmul.wgsl"));
+pub const SOURCE: &str = shader!("gelu_fn", "matmul");
 
 /// matmul.wgsl: `C = act(A·W + bias)`, 64×64 tiles, 4×4 per thread.
 pub struct Matmul(pub Dispatch);

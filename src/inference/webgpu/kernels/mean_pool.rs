@@ -1,9 +1,9 @@
-//! The masked mean pooling kernel: `mean_pool.wgsl` and its dispatcher [`MeanPool`].
+//! The masked mean pooling kernel: `shaders/mean_pool.wgsl` and its dispatcher [`MeanPool`].
 
 use super::{Dispatch, Gpu};
 
 /// The WGSL of the kernel.
-pub const SOURCE: &str = include_str!("mean_pool.wgsl");
+pub const SOURCE: &str = shader!("mean_pool");
 
 /// mean_pool.wgsl: masked mean over tokens, optionally L2-normalised.
 pub struct MeanPool(pub Dispatch);

@@ -1,16 +1,24 @@
-//! One typed dispatcher per WGSL kernel: each kernel is a pair in this directory, `<name>.wgsl` and `<name>.rs`
-//! (its dispatcher and the shader's `SOURCE`, compiled in with `include_str!`).
+//! One typed dispatcher per WGSL kernel: each kernel is `shaders/<name>.wgsl` at the top of the repository and its
+//! dispatcher `<name>.rs` in this directory (with the shader's `SOURCE`, compiled in by [`shader!`]); its test is
+//! tests/webgpu/kernels/<name>.rs.
 //!
 //! WGSL functions that several kernels share live in their own files, with no bindings and no entry point:
-//! `gelu_fn.wgsl` (exact GELU: gelu.wgsl, matmul.wgsl's fused epilogue, classifier.wgsl's GELU pooler) and
-//! `ln_stats.wgsl` (layer-norm row statistics: layer_norm.wgsl, embeddings.wgsl). A kernel that needs one is
-//! compiled from `concat!(include_str!("gelu_fn.wgsl"), include_str!("matmul.wgsl"))`, a `&'static str` put
-//! together at compile time (WGSL declarations at module scope may come in any order).
+//! `shaders/gelu_fn.wgsl` (exact GELU: gelu.wgsl, matmul.wgsl's fused epilogue, classifier.wgsl's GELU pooler) and
+//! `shaders/ln_stats.wgsl` (layer-norm row statistics: layer_norm.wgsl, embeddings.wgsl). A kernel that needs one is
+//! compiled from `shader!("gelu_fn", "matmul")`, a `&'static str` put together at compile time (WGSL declarations
+//! at module scope may come in any order).
 //!
 //! A dispatcher owns its bind group and a small uniform buffer of parameters; it is built once for a set of
 //! buffers and re-parameterised per batch with `set(..)` (a 32-byte `queue.write_buffer`), then recorded into a
 //! compute pass with [`Dispatch::encode`]. Pipelines are compiled once per device ([`Gpu::pipeline`]).
 //! The math of each kernel is in the doc comment of its WGSL file and mirrored by [`super::reference`].
+
+/// The WGSL of `shaders/<name>.wgsl` files, in order, as one `&'static str` (the files are compiled in).
+macro_rules! shader {
+    ($($name:literal),+) => {
+        concat!($(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/shaders/", $name, ".wgsl"))),+)
+    };
+}
 
 use super::context::{u32_bytes, Gpu};
 use std::sync::Arc;
@@ -42,9 +50,9 @@ pub mod source {
     pub use super::mean_pool::SOURCE as MEAN_POOL;
 
     /// The exact-GELU functions (`gelu_erf`, `one_plus_erf_as`) in front of gelu, matmul and classifier.
-    pub const GELU_FN: &str = include_str!("gelu_fn.wgsl");
+    pub const GELU_FN: &str = shader!("gelu_fn");
     /// The layer-norm row statistics (`ln_stats`, `wg_sum`, `ln_red`) in front of layer_norm and embeddings.
-    pub const LN_STATS: &str = include_str!("ln_stats.wgsl");
+    pub const LN_STATS: &str = shader!("ln_stats");
 }
 
 /// Largest hidden size the row kernels (embeddings, layer norm, classifier, pooling) handle.
