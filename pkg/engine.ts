@@ -15,8 +15,11 @@ export type DeviceOption = "cpu" | "webgpu" | "auto";
 
 /** The parity probe's verdict (first use on WebGPU): largest |GPU − CPU| over the probe batch's logits. */
 export interface ProbeReport {
+  /** Largest |GPU − CPU| over the probe's outputs. */
   maxAbsDiff: number;
+  /** Whether it is within the tolerance (1e-3), so the model stays on the GPU. */
   passed: boolean;
+  /** Outputs compared. */
   values: number;
 }
 

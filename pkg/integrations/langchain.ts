@@ -16,6 +16,7 @@ import { checkRanker } from "../hosted/fallback.js";
 import { describe, topKOption } from "../hosted/hosted_ranker.js";
 import type { RankOptions, Ranker } from "../ranker.js";
 
+/** Options of `RerankCompressor`. */
 export interface RerankCompressorOptions {
   /** Keep this many best documents; `null` keeps all. Default: the ranker's own (10 for a CrossEncoder). */
   topK?: number | null;
@@ -27,6 +28,7 @@ export interface RerankCompressorOptions {
  * ranker's score: the local model's sigmoid, or the service's relevance score).
  */
 export class RerankCompressor extends BaseDocumentCompressor {
+  /** The ranker that orders the retrieved documents. */
   readonly ranker: Ranker<any>;
   /** `undefined`: the ranker's default. */
   readonly topK: number | null | undefined;
