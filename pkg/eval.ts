@@ -1,3 +1,8 @@
+/**
+ * The evaluation API over its own small wasm module, which holds no model code: documents, metrics, fusion,
+ * the model-free and hosted rankers, Haystack and agent evaluation.
+ * @module rerankit/eval
+ */
 // The evaluation API: documents, metrics, rank fusion, the rankers that need no model (hosted rerankers included:
 // pkg/hosted/), Haystack pipeline and graphrag-eval agent evaluation. `rerankit/eval` is this API over its own small wasm module (no tract, tokenizers
 // or wgpu: built from the crate without its `cpu` and `webgpu` features); `rerankit` exports it too, beside the

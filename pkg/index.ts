@@ -1,3 +1,7 @@
+/**
+ * The whole API: cross-encoders and embedders (CPU or WebGPU), and everything `rerankit/eval` exports.
+ * @module rerankit
+ */
 // The public API, shared by every runtime entry (node.ts, browser.ts, deno.ts, workerd.ts): the evaluation API
 // (eval.ts) and the models.
 export * from "./eval.js";

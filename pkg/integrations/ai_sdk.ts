@@ -1,3 +1,7 @@
+/**
+ * Any rerankit `Ranker` as a reranking model for the Vercel AI SDK's `rerank()`.
+ * @module rerankit/ai-sdk
+ */
 // `rerankit/ai-sdk`: any rerankit Ranker as a reranking model for the Vercel AI SDK's `rerank()`:
 // `rerank({model: rerankit.reranking(await CrossEncoder.load(...)), query, documents, topN})` ranks locally.
 //

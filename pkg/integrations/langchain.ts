@@ -1,3 +1,7 @@
+/**
+ * Any rerankit `Ranker` as a LangChain.js document compressor.
+ * @module rerankit/langchain
+ */
 // `rerankit/langchain`: any rerankit Ranker (the local CrossEncoder, a hosted ranker, withFallback's pair) as a
 // LangChain.js document compressor, the piece `ContextualCompressionRetriever` calls after its base retriever.
 //

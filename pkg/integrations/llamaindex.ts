@@ -1,3 +1,7 @@
+/**
+ * Any rerankit `Ranker` as a LlamaIndex.TS node postprocessor.
+ * @module rerankit/llamaindex
+ */
 // `rerankit/llamaindex`: any rerankit Ranker as a LlamaIndex.TS node postprocessor, the step a
 // `RetrieverQueryEngine` runs between its retriever and its response synthesizer: `postprocessNodes(nodes,
 // query)` → the best nodes for the query, best first, with the ranker's score.
