@@ -8,7 +8,7 @@
 #
 # The models are scripts/fixtures/random_bert.py's seeded random-weight copies of the test models' graphs: the
 # real weights (90 MB each) cannot travel, speed does not depend on their values, and the parity tests compare
-# WebGPU with tract on the same file. Results: README "WebGPU on a GPU", docs/webgpu.md.
+# WebGPU with tract on the same file. Results: docs/benchmarks.md, "WebGPU on a GPU"; docs/webgpu.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

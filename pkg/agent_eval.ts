@@ -9,11 +9,17 @@ import { invalidArgument, optionsObject } from "./errors.js";
 export type AgentResult = Record<string, unknown>;
 
 /** What a judge returns: the text, or the text with the call's cost in US dollars. */
-export type JudgeReply = string | { text: string; cost?: number };
+export type JudgeReply = string | {
+  /** The judge's answer. */
+  text: string;
+  /** What the call cost, in US dollars (reported in the results' `*_cost` fields). */
+  cost?: number;
+};
 
 /** A caller-supplied LLM: `prompt → answer text` (async). Deterministic judges make reproducible tests. */
 export type Judge = (prompt: string) => Promise<JudgeReply> | JudgeReply;
 
+/** Options of `evaluateAgent`. */
 export interface EvaluateAgentOptions {
   /** Enables the LLM metrics (answer correctness and relevance, retrieval recall/precision, custom metrics). */
   judge?: Judge;

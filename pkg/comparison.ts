@@ -7,9 +7,15 @@ import { invalidArgument } from "./errors.js";
 import { ParsedRun, qrelsHandle, runHandle, type EvaluateOptions, type QrelsInput, type RunInput } from "./metrics.js";
 import type { FusionRun } from "./rankers.js";
 
+/**
+ * The significance test of a run comparison: Fisher's randomisation, Student's paired t-test or Tukey's HSD (ranx's
+ * `stat_test`).
+ */
 export type StatTest = "fisher" | "student" | "tukey";
+/** The table format of `RunComparison.report`: ranx's print, markdown, LaTeX (ranx's `to_latex`) or HTML. */
 export type ReportFormat = "text" | "markdown" | "latex" | "html";
 
+/** Options of `compareRuns` over several runs (ranx's `compare`), beside `evaluate`'s. */
 export interface CompareRunsOptions extends EvaluateOptions {
   /** ranx's `stat_test`: "student" (default, as ranx's compare), "fisher" or "tukey". */
   statTest?: StatTest;
@@ -23,6 +29,7 @@ export interface CompareRunsOptions extends EvaluateOptions {
   names?: string[];
 }
 
+/** How `RunComparison.report` prints the means. */
 export interface ReportOptions {
   /** Decimals of the means (ranx's rounding_digits, default 3; 2 fewer with percentages). */
   digits?: number;
@@ -39,7 +46,14 @@ export interface ComparedMeasure {
   /** p ≤ maxP. */
   significant: Record<string, Record<string, boolean>>;
   /** Queries where run a scored above (W), equal to (T) and below (L) run b. */
-  winTieLoss: Record<string, Record<string, { W: number; T: number; L: number }>>;
+  winTieLoss: Record<string, Record<string, {
+    /** Queries where run a scored above run b. */
+    W: number;
+    /** Queries where the two runs scored the same. */
+    T: number;
+    /** Queries where run a scored below run b. */
+    L: number;
+  }>>;
   /** Per-query values of each run, in the order of `qids`. */
   perQuery: Record<string, Float64Array>;
 }
@@ -56,12 +70,17 @@ interface RawComparison {
 
 /** Runs compared on several measures (ranx's `Report`); `report(format)` prints ranx's tables. */
 export class RunComparison {
+  /** The runs' names, in the order given. */
   readonly runNames: string[];
   /** The queries compared (union of the runs' evaluated queries, byte order; missing ones score 0). */
   readonly qids: string[];
+  /** The test that gave the p-values. */
   readonly statTest: StatTest;
+  /** The significance level. */
   readonly maxP: number;
+  /** Fisher's permutations. */
   readonly nPermutations: number;
+  /** Fisher's seed. */
   readonly randomSeed: number;
   /** Measure → results. */
   readonly measures: Record<string, ComparedMeasure>;
@@ -153,6 +172,7 @@ export function compareMany(qrels: QrelsInput, runs: RunInput[], measures?: stri
   }
 }
 
+/** Options of `optimizeFusion` (ranx's `optimize_fusion`). */
 export interface OptimizeFusionOptions {
   /** "wsum" (default), "mixed", "wmnz" (weights) or "rrf" (k). */
   method?: "wsum" | "mixed" | "wmnz" | "rrf";
@@ -162,21 +182,36 @@ export interface OptimizeFusionOptions {
   norm?: "min-max" | "max" | "sum" | "zmuv" | "z-score" | "rank" | "none";
   /** Grid step: weights (default 0.1) or rrf's k (default 10). */
   step?: number;
-  /** rrf's smallest and largest k (defaults 10 and 100). */
+  /** rrf's smallest k (default 10). */
   minK?: number;
+  /** rrf's largest k (default 100). */
   maxK?: number;
   /** The configurations to try instead of the generated grid: weight vectors (wsum, mixed, wmnz) or k values (rrf). */
   grid?: number[][] | number[];
 }
 
-export type FusionParams = { weights: number[] } | { k: number };
+/** A fusion configuration, as `fuse` takes it: weights (wsum, mixed, wmnz) or rrf's k. */
+export type FusionParams = {
+  /** One weight per run. */
+  weights: number[];
+} | {
+  /** rrf's k. */
+  k: number;
+};
 
+/** What `optimizeFusion` found. */
 export interface FusionOptimization {
   /** The best configuration (ranx's rule: the last of equal best scores in grid order). */
   params: FusionParams;
+  /** The best configuration's mean `metric`. */
   score: number;
   /** Every configuration tried, in grid order, with its score (ranx's optimisation report). */
-  trials: { params: FusionParams; score: number }[];
+  trials: {
+    /** The configuration tried. */
+    params: FusionParams;
+    /** Its mean `metric` over the queries. */
+    score: number;
+  }[];
 }
 
 /**

@@ -12,6 +12,7 @@ import { CallControl, workerCount, type ProgressHandler, type WorkersOption } fr
 /** Where a model runs: `"webgpu"` (our WGSL kernels, parity-checked) or `"cpu"` (tract in wasm). */
 export type Device = "cpu" | "webgpu";
 
+/** Options of `CrossEncoder.load`: the model's files and how it runs. */
 export interface ModelLoadOptions {
   /** The ONNX graph: URL, bytes, or (Node/Deno) a file path. */
   model: ModelSource;
@@ -46,11 +47,13 @@ export interface ModelLoadOptions {
   maxQueryTokens?: number;
   /** Called as each file downloads: `{file, loaded, total}`. */
   onProgress?: (progress: LoadProgress) => void;
+  /** Stops the downloads: the load rejects with a RerankitError `ABORTED`. */
   signal?: AbortSignal;
   /** Where fetched files may be cached (hook for the Cache API). */
   cache?: SourceCache;
 }
 
+/** Options of `CrossEncoder.rerank` and `rerankBatch`. */
 export interface RerankOptions {
   /** Keep this many best documents; `null` keeps all. Default 10. */
   topK?: number | null;
@@ -288,6 +291,7 @@ export class CrossEncoder implements Ranker<RerankOptions> {
   }
 }
 
+/** Options of `CrossEncoder.score`. */
 export interface ScoreOptions {
   /** Pairs per model call. Default 16. */
   batchSize?: number;
@@ -297,9 +301,11 @@ export interface ScoreOptions {
   onProgress?: ProgressHandler;
 }
 
+/** Options of `Embedder.embed`. */
 export interface EmbedOptions {
   /** L2-normalise each vector (cosine similarity = dot product). Default: the model's (`normalize` at load), else false. */
   normalize?: boolean;
+  /** Texts per model call. Default 32. */
   batchSize?: number;
   /** Stops the call between batches: it rejects with a RerankitError `ABORTED`. */
   signal?: AbortSignal;
@@ -356,6 +362,7 @@ export class Embedder {
     return this.#core.info;
   }
 
+  /** Length of each embedding. */
   get dimension(): number {
     return this.#core.dimension;
   }
@@ -373,6 +380,7 @@ export class Embedder {
     return texts.map((_, i) => flat.slice(i * h, (i + 1) * h));
   }
 
+  /** Releases the wasm memory held by the model. */
   free(): void {
     freeQuietly(this.#core, this.#generation);
   }

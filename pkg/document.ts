@@ -1,43 +1,66 @@
 import * as wasm from "./wasm/rerankit.js";
 import { checkListLength, invalidArgument } from "./errors.js";
 
+/** What a document holds, as Haystack's `content_type`. */
 export type ContentType = "text" | "table" | "image" | "audio";
+/** The fields a document id may be hashed from (Haystack's `id_hash_keys`). */
 export type IdHashKey = "content" | "content_type" | "score" | "meta";
 /** `{customKey: standardAttribute}`, as Haystack's `field_map`. */
 export type FieldMap = Record<string, "content" | "content_type" | "id" | "score" | "meta" | "embedding" | "id_hash_keys">;
+/** A document's or label's metadata: any JSON-like values. */
 export type Meta = Record<string, unknown>;
 
+/** What `new Document(…)` takes; only `content` is required. */
 export interface DocumentInit {
   /** Text, or for tables a list of rows (column names first). */
   content: string | unknown[][];
+  /** What `content` is (default `"text"`). */
   contentType?: ContentType;
   /** Kept as given; otherwise derived as Haystack 1.x does (MurmurHash3 of the content, or of `idHashKeys`). */
   id?: string;
+  /** A retriever's or ranker's score, if any. */
   score?: number | null;
+  /** Metadata (default `{}`). */
   meta?: Meta;
+  /** The document's embedding, if it has one. */
   embedding?: ArrayLike<number> | null;
+  /** The fields the id is hashed from when no `id` is given (default: the content). */
   idHashKeys?: IdHashKey[] | null;
 }
 
 /** The dict form Haystack's `Document.to_dict()` gives (standard keys). */
 export interface DocumentDict {
+  /** Text, or for tables a list of rows. */
   content: string | unknown[][];
+  /** What `content` is. */
   content_type: ContentType;
+  /** A retriever's or ranker's score, or null. */
   score: number | null;
+  /** Metadata. */
   meta: Meta;
+  /** The fields the id was hashed from (null: the content). */
   id_hash_keys: IdHashKey[] | null;
+  /** The embedding as a plain array, or null. */
   embedding: number[] | null;
+  /** The document's id. */
   id: string;
 }
 
 /** A passage (or table, or media reference) with its score and metadata; ids are Haystack-compatible. */
 export class Document {
+  /** Text, or for tables a list of rows (column names first). */
   content: string | unknown[][];
+  /** What `content` is. */
   contentType: ContentType;
+  /** The id: as given, or derived as Haystack 1.x derives it. */
   id: string;
+  /** A retriever's or ranker's score, or null. */
   score: number | null;
+  /** Metadata. */
   meta: Meta;
+  /** The embedding, or null. */
   embedding: Float32Array | null;
+  /** The fields the id was hashed from (null: the content). */
   idHashKeys: IdHashKey[] | null;
 
   constructor(init: DocumentInit) {
@@ -125,53 +148,89 @@ function embeddingList(embedding: unknown): number[] {
 
 /** A character range (text) or cell range (tables) of an answer. */
 export interface Span {
+  /** First position. */
   start: number;
+  /** Position after the last. */
   end: number;
 }
 
 /** An answer of a reader or generator, in Haystack's dict form; `answer: ""` means no answer. */
 export interface Answer {
+  /** The answer text (`""`: no answer). */
   answer: string;
+  /** How the answer was produced. */
   type?: "extractive" | "generative" | "other";
+  /** The reader's or generator's score. */
   score?: number | null;
+  /** The text (or table) around the answer. */
   context?: string | unknown[][] | null;
+  /** Where the answer is in the document. */
   offsets_in_document?: Span[] | null;
+  /** Where the answer is in `context`. */
   offsets_in_context?: Span[] | null;
+  /** The id of the document the answer comes from. */
   document_id?: string | null;
+  /** Metadata. */
   meta?: Meta;
 }
 
 /** Haystack's `Label` in dict form. */
 export interface LabelDict {
+  /** The label's id (derived from the other fields when absent). */
   id?: string;
+  /** The question. */
   query: string;
+  /** The judged document, as a document dict. */
   document: Record<string, unknown>;
+  /** Whether the answer is correct for the query. */
   is_correct_answer?: boolean;
+  /** Whether the document is relevant to the query. */
   is_correct_document?: boolean;
+  /** Where the judgement comes from. */
   origin?: "gold-label" | "user-feedback";
+  /** The gold answer, if any. */
   answer?: Answer | null;
+  /** True when the query has no answer in the document. */
   no_answer?: boolean | null;
+  /** The pipeline that produced the labelled result, if any. */
   pipeline_id?: string | null;
+  /** Creation time, as Haystack writes it. */
   created_at?: string | null;
+  /** Last update time, as Haystack writes it. */
   updated_at?: string | null;
+  /** Metadata. */
   meta?: Meta;
+  /** The retrieval filters the label applies to. */
   filters?: Record<string, unknown> | null;
 }
 
 /** One judged (query, document, answer) triple. Without `id`, the id is derived from its fields. */
 export class Label {
+  /** The label's id. */
   readonly id: string;
+  /** The question. */
   readonly query: string;
+  /** The judged document. */
   readonly document: Document;
+  /** Whether the answer is correct for the query. */
   readonly isCorrectAnswer: boolean;
+  /** Whether the document is relevant to the query. */
   readonly isCorrectDocument: boolean;
+  /** Where the judgement comes from. */
   readonly origin: "gold-label" | "user-feedback";
+  /** The gold answer, or null. */
   readonly answer: Answer | null;
+  /** True when the query has no answer in the document. */
   readonly noAnswer: boolean | null;
+  /** The pipeline that produced the labelled result, or null. */
   readonly pipelineId: string | null;
+  /** Creation time, as Haystack writes it. */
   readonly createdAt: string | null;
+  /** Last update time, as Haystack writes it. */
   readonly updatedAt: string | null;
+  /** Metadata. */
   readonly meta: Meta;
+  /** The retrieval filters the label applies to, or null. */
   readonly filters: Record<string, unknown> | null;
 
   private constructor(dict: Required<LabelDict>) {
@@ -190,10 +249,12 @@ export class Label {
     this.filters = dict.filters;
   }
 
+  /** A label from its dict form, with its id derived as Haystack derives it when absent. */
   static fromDict(dict: LabelDict): Label {
     return new Label(wasm.labelFromDict(dict) as Required<LabelDict>);
   }
 
+  /** The dict form (every key present), as Haystack's `Label.to_dict()`. */
   toDict(): Required<LabelDict> {
     return {
       id: this.id,
@@ -217,15 +278,23 @@ export class Label {
 export class MultiLabel {
   /** MD5 of the query plus `json.dumps(filters, sort_keys=True)`, as Haystack computes it. */
   readonly id: string;
+  /** The question the labels share. */
   readonly query: string;
+  /** The retrieval filters the labels share, or null. */
   readonly filters: Record<string, unknown> | null;
+  /** The labels kept (after the `dropNegativeLabels` / `dropNoAnswers` options). */
   readonly labels: Label[];
   /** True only when every label is a no-answer label. */
   readonly noAnswer: boolean;
+  /** The labels' answer texts. */
   readonly answers: string[];
+  /** Where each answer is in its document. */
   readonly offsetsInDocuments: Span[];
+  /** Where each answer is in its context. */
   readonly offsetsInContexts: Span[];
+  /** The ids of the labels' documents. */
   readonly documentIds: string[];
+  /** The answers' contexts. */
   readonly contexts: string[];
 
   constructor(labels: (Label | LabelDict)[], options: { dropNegativeLabels?: boolean; dropNoAnswers?: boolean } = {}) {

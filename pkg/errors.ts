@@ -5,6 +5,7 @@ export type ErrorCode = "INVALID_ARGUMENT" | "MODEL_LOAD" | "TOKENIZER" | "UNSUP
 
 /** Every error rerankit throws. `message` names the offending field (`documents[2].meta.date: …`). */
 export class RerankitError extends Error {
+  /** What went wrong, as a stable code. */
   readonly code: ErrorCode;
   /** `REMOTE` errors: the HTTP status of the service's last answer (absent when none came: network, binding). */
   readonly status?: number;

@@ -1,3 +1,8 @@
+/**
+ * The evaluation API over its own small wasm module, which holds no model code: documents, metrics, fusion,
+ * the model-free and hosted rankers, Haystack and agent evaluation.
+ * @module rerankit/eval
+ */
 // The evaluation API: documents, metrics, rank fusion, the rankers that need no model (hosted rerankers included:
 // pkg/hosted/), Haystack pipeline and graphrag-eval agent evaluation. `rerankit/eval` is this API over its own small wasm module (no tract, tokenizers
 // or wgpu: built from the crate without its `cpu` and `webgpu` features); `rerankit` exports it too, beside the
@@ -17,7 +22,7 @@ export { HttpRanker, type HttpRankerOptions, type RetryOptions } from "./hosted/
 export { rerankApis, cohereApi, jinaApi, voyageApi, teiApi, type RerankApi, type RerankRequest } from "./hosted/rerank_apis.js";
 export type { HostedRankerOptions } from "./hosted/hosted_ranker.js";
 export { withFallback, FallbackRanker, type FallbackOptions, type FallbackWarning } from "./hosted/fallback.js";
-export type { FetchFunction } from "./hosted/json_request.js";
+export type { FetchFunction, RetryPolicy } from "./hosted/json_request.js";
 export { Pipeline, adaptiveRerank, rerankPipeline, type AdaptiveRerankOptions, type AdaptiveRerankResult, type PipelineStep, type NamedStep, type PipelineStage, type PipelineResult, type PairReranker, type RerankPipelineOptions, type RerankPipelineResult } from "./pipeline.js";
 export { evaluateAgent, aggregateAgent, agentJudgePrompts, agentToYaml, type AgentResult, type AgentInput, type Judge, type JudgeReply, type EvaluateAgentOptions } from "./agent_eval.js";
 export { RunComparison, optimizeFusion, type CompareRunsOptions, type ComparedMeasure, type ReportFormat, type ReportOptions, type StatTest, type OptimizeFusionOptions, type FusionOptimization, type FusionParams } from "./comparison.js";

@@ -4,7 +4,7 @@
 // exact-match and F1 (`squadEvaluate`, `normalizeAnswer`). The Rust docs in src/eval/haystack/ carry the rules.
 import * as wasm from "./wasm/rerankit.js";
 import { RerankitError, invalidArgument, optionsObject } from "./errors.js";
-import type { DocumentDict, LabelDict } from "./document.js";
+import type { DocumentDict, LabelDict, Span } from "./document.js";
 
 /** `document_scope` of `calculate_metrics`: what makes a retrieved document relevant. */
 export type DocumentScope =
@@ -27,8 +27,11 @@ export interface HaystackMetricsOptions {
   simulatedTopKReader?: number;
   /** Keep only the top k documents of each query, also for the reader's answer scopes (-1: all). */
   simulatedTopKRetriever?: number;
+  /** What makes a retrieved document relevant (default `"document_id_or_answer"`). */
   documentScope?: DocumentScope;
+  /** Where a predicted answer must come from to count (default `"any"`). */
   answerScope?: AnswerScope;
+  /** Which rows to score: the pipeline's (`"integrated"`, default) or the node's fed gold input (`"isolated"`). */
   evalMode?: EvalMode;
 }
 
@@ -57,27 +60,44 @@ export type PipelineMetrics = Record<string, NodeMetrics>;
 
 /** One entry of `wrongExamples`: the query, its metrics, and its document or answer rows. */
 export interface WrongExample {
+  /** The id of the query's `MultiLabel`. */
   multilabel_id: string;
+  /** The query. */
   query: string;
+  /** The retrieval filters of the query's labels. */
   filters: unknown;
+  /** The query's metrics for this node. */
   metrics: Record<string, number | null>;
+  /** The node's document rows for the query (retrievers). */
   documents?: EvalRow[];
+  /** The node's answer rows for the query (readers, generators). */
   answers?: EvalRow[];
+  /** The labels' answers. */
   gold_answers?: unknown;
+  /** The labels' document ids. */
   gold_document_ids?: unknown;
   [column: string]: unknown;
 }
 
 /** A predicted answer (Haystack `Answer.to_dict()`; `document_ids` may be absent, or given as `document_id`). */
 export interface PredictedAnswerDict {
+  /** The answer text. */
   answer: string;
+  /** `"extractive"`, `"generative"` or `"other"`. */
   type?: string;
+  /** The reader's or generator's score. */
   score?: number | null;
+  /** The text around the answer. */
   context?: string | null;
-  offsets_in_document?: Array<{ start: number; end: number }> | null;
-  offsets_in_context?: Array<{ start: number; end: number }> | null;
+  /** Where the answer is in its document. */
+  offsets_in_document?: Span[] | null;
+  /** Where the answer is in `context`. */
+  offsets_in_context?: Span[] | null;
+  /** The ids of the documents the answer comes from. */
   document_ids?: string[] | null;
+  /** The id of the document the answer comes from (older form of `document_ids`). */
   document_id?: string | null;
+  /** Metadata. */
   meta?: Record<string, unknown>;
 }
 
@@ -86,16 +106,23 @@ export type PerQuery<T> = Array<T[] | null> | Record<string, T[] | null>;
 
 /** What one node returned (Haystack's node output keys). */
 export interface NodePredictions {
+  /** Answers in the pipeline (integrated mode). */
   answers?: PerQuery<PredictedAnswerDict>;
+  /** Answers when the node was fed the gold documents (isolated mode). */
   answers_isolated?: PerQuery<PredictedAnswerDict>;
+  /** Documents in the pipeline (integrated mode). */
   documents?: PerQuery<DocumentDict>;
+  /** Documents when the node was fed the gold input (isolated mode). */
   documents_isolated?: PerQuery<DocumentDict>;
 }
 
 /** The evaluation input: queries, their labels (one non-empty list per query), and each node's predictions. */
 export interface EvaluationInput {
+  /** The queries, in order. */
   queries: string[];
+  /** Each query's labels (one non-empty list per query). */
   labels: LabelDict[][];
+  /** Each node's predictions, by node name, in pipeline order. */
   nodes: Record<string, NodePredictions>;
 }
 
@@ -225,6 +252,7 @@ export class EvaluationResult {
     return this.handle.toJson() as Record<string, EvalRow[]>;
   }
 
+  /** Releases the wasm memory now (garbage collection also reclaims it). */
   free(): void {
     this.handle.free();
   }
@@ -238,31 +266,44 @@ export type SquadPredictions = Record<string, string> | string;
 
 /** What `evaluate-v1.1.py` prints. */
 export interface SquadV1Result {
+  /** Exact match, in percent. */
   exact_match: number;
+  /** Token F1, in percent. */
   f1: number;
 }
 
 /** What `evaluate-v2.0.py` prints (`HasAns_*` / `NoAns_*` only when the dataset has such questions). */
 export interface SquadV2Result {
+  /** Exact match, in percent. */
   exact: number;
+  /** Token F1, in percent. */
   f1: number;
+  /** Questions evaluated. */
   total: number;
+  /** Exact match on the answerable questions. */
   HasAns_exact?: number;
+  /** F1 on the answerable questions. */
   HasAns_f1?: number;
+  /** Answerable questions. */
   HasAns_total?: number;
+  /** Exact match on the unanswerable questions. */
   NoAns_exact?: number;
+  /** F1 on the unanswerable questions. */
   NoAns_f1?: number;
+  /** Unanswerable questions. */
   NoAns_total?: number;
   [key: string]: number | undefined;
 }
 
 /** Which official script runs: `"1.1"` or `"2.0"`; absent: the dataset's `version`, else 2.0 when a question has `is_impossible`. */
 export interface SquadOptions {
+  /** The script: `"1.1"` or `"2.0"` (absent: from the dataset). */
   version?: "1.1" | "2.0";
 }
 
 /** The official script's outcome. */
 export interface SquadEvaluation {
+  /** The script that ran. */
   version: "1.1" | "2.0";
   /** The printed object, keys in the script's order. */
   result: SquadV1Result | SquadV2Result;
@@ -293,19 +334,26 @@ export function normalizeAnswer(text: string): string {
 }
 
 /** Exact match (0/1) and token F1 of one prediction against one gold answer (v2.0's `compute_exact` / `compute_f1`). */
-export function squadScores(gold: string, prediction: string): { exact: number; f1: number } {
+export function squadScores(gold: string, prediction: string): {
+  /** 1 when the normalised texts are equal, else 0. */
+  exact: number;
+  /** Token F1 of the normalised texts. */
+  f1: number;
+} {
   const [exact, f1] = wasm.squadScores(gold, prediction);
   return { exact: exact!, f1: f1! };
 }
 
 /** A model that scores SAS pairs itself: rerankit's `CrossEncoder` (one logit) and `Embedder`, on any device. */
 export interface SasScorer {
+  /** Semantic similarity of each `[answer, gold]` pair, `batchSize` pairs per model call. */
   sasScores(pairs: [string, string][], batchSize: number): ArrayLike<number> | Promise<ArrayLike<number>>;
 }
 
 /** Scores SAS pairs: a one-logit cross-encoder, a bi-encoder, or a function of `[answer, gold]` pairs. */
 export type SasModel = SasScorer | ((pairs: [string, string][]) => ArrayLike<number> | Promise<ArrayLike<number>>);
 
+/** Options of `EvaluationResult.addSas`. */
 export interface SasOptions {
   /** Gold contexts at or above this similarity count for the context scopes (default 65, as the rows were built). */
   contextMatchingThreshold?: number;

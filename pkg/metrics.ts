@@ -40,9 +40,11 @@ export class ParsedRun {
   constructor(handle: wasm.MetricsRun) {
     this.handle = handle;
   }
+  /** Number of queries in the run. */
   get numQueries(): number {
     return this.handle.numQueries;
   }
+  /** Number of run lines. */
   get size(): number {
     return this.handle.size;
   }
@@ -50,6 +52,7 @@ export class ParsedRun {
   get name(): string {
     return this.handle.name;
   }
+  /** Releases the wasm memory now (otherwise the garbage collector does, eventually). */
   free(): void {
     this.handle.free();
   }
@@ -65,6 +68,7 @@ export type QrelsInput = string | Uint8Array | NestedScores | ParsedQrels;
 /** A run: TREC text, its bytes, a ranx-shaped `{qid: {docno: score}}`, or parseRun's result. */
 export type RunInput = string | Uint8Array | NestedScores | ParsedRun;
 
+/** Options of `evaluate` (trec_eval's command-line options by name). */
 export interface EvaluateOptions {
   /** Grades ≥ this are relevant (trec_eval `-l`). Default 1. */
   relevanceLevel?: number;
@@ -95,8 +99,10 @@ export interface EvaluateOptions {
   intents?: string | Uint8Array;
 }
 
+/** A measure's value: a number, or text for trec_eval's text measures (`runid`, `relstring`). */
 export type MetricValue = number | string;
 
+/** What `evaluate` returns. */
 export interface Evaluation {
   /** Measure → aggregate (mean over queries; sums for counts; trec_eval's rules). */
   aggregate: Record<string, MetricValue>;
@@ -266,6 +272,7 @@ function shape(raw: RawEvaluation): Evaluation {
   return { aggregate, perQuery, runName: raw.runName };
 }
 
+/** Options of `compareRuns` for two runs, beside `evaluate`'s. */
 export interface CompareOptions extends EvaluateOptions {
   /** Permutations of Fisher's randomisation test (default 1000, as ranx). */
   trials?: number;
@@ -273,8 +280,11 @@ export interface CompareOptions extends EvaluateOptions {
   seed?: number;
 }
 
+/** Two runs compared on one measure. */
 export interface MeasureComparison {
+  /** Run a's mean. */
   meanA: number;
+  /** Run b's mean. */
   meanB: number;
   /** meanB − meanA. */
   delta: number;

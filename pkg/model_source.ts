@@ -12,21 +12,29 @@ export type ModelSource = string | URL | Uint8Array | ArrayBuffer;
  * came from the cache (one event, `loaded === total`) rather than the network or the file system.
  */
 export interface LoadProgress {
+  /** The file, by URL, path or repo path. */
   file: string;
+  /** Bytes received so far. */
   loaded: number;
+  /** The file's size in bytes, or null when the server sends no length. */
   total: number | null;
+  /** True when the bytes came from the cache. */
   fromCache: boolean;
 }
 
 /** A store of your own for downloaded files (IndexedDB, a KV namespace, a Map…), keyed by URL. */
 export interface ModelCacheStore {
+  /** The bytes stored for `url`, or undefined. */
   get(url: string): Promise<Uint8Array | undefined>;
+  /** Stores the bytes of `url`. */
   put(url: string, bytes: Uint8Array): Promise<void>;
 }
 
 /** The part of a Cache API `Cache` rerankit uses (structural, so Node typings without the DOM lib accept it). */
 export interface CacheApiCache {
+  /** The cached response for a URL, or undefined. */
   match(request: string): Promise<Response | undefined>;
+  /** Stores a response for a URL. */
   put(request: string, response: Response): Promise<void>;
 }
 

@@ -10,7 +10,10 @@ import {
 
 /** A step of a `Pipeline`: a ranker with `run(documents)`, or a function of the documents (may be async). */
 export type PipelineStep =
-  | { run(documents: Document[]): Document[] | Promise<Document[]> }
+  | {
+    /** The documents reordered (and rescored, or cut) by this step. */
+    run(documents: Document[]): Document[] | Promise<Document[]>;
+  }
   | ((documents: Document[]) => Document[] | Promise<Document[]>);
 
 /**
@@ -19,6 +22,7 @@ export type PipelineStep =
  * A step that needs a query is a function: `(docs) => diversity.run(query, docs)`.
  */
 export class Pipeline {
+  /** The steps, in order. */
   readonly steps: readonly PipelineStep[];
   /** Stage names: the step's class name, `step <i>` for functions, or the name given in `{name, step}`. */
   readonly names: readonly string[];
@@ -63,7 +67,9 @@ export class Pipeline {
 
 /** A step with the name its stage carries in `runStages`' result. */
 export interface NamedStep {
+  /** The stage's name. */
   name: string;
+  /** The step. */
   step: PipelineStep;
 }
 
@@ -73,14 +79,19 @@ function isNamedStep(x: unknown): x is NamedStep {
 
 /** One stage's ranking: its documents in order (scores as that stage left them) and the time it took. */
 export interface PipelineStage {
+  /** The stage's name. */
   name: string;
+  /** The stage's documents, in its order. */
   documents: Document[];
+  /** The stage's wall time. */
   milliseconds: number;
 }
 
+/** What `Pipeline.runStages` returns: the final documents and every stage's ranking. */
 export interface PipelineResult {
   /** The last stage's documents. */
   documents: Document[];
+  /** Every stage's ranking and time, in order. */
   stages: PipelineStage[];
   /** Wall time of the whole run. */
   milliseconds: number;
@@ -94,9 +105,16 @@ export interface PipelineResult {
  * best first.
  */
 export interface PairReranker {
-  rerank(query: string, documents: readonly Document[], options?: Record<string, unknown>): Promise<readonly { index: number; score: number }[]>;
+  /** The documents ranked for `query`, best first. */
+  rerank(query: string, documents: readonly Document[], options?: Record<string, unknown>): Promise<readonly {
+    /** Index of the document in `documents`. */
+    index: number;
+    /** The reranker's score. */
+    score: number;
+  }[]>;
 }
 
+/** Options of `rerankPipeline`: the reranker, the fusion and the cut. */
 export interface RerankPipelineOptions {
   /** The reranker: `await CrossEncoder.load(...)`, a hosted ranker, `withFallback(hosted, local)`… (or give it as `ranker`). */
   crossEncoder?: PairReranker;
@@ -111,7 +129,10 @@ export interface RerankPipelineOptions {
    */
   fusion?: "adaptive" | "rrf" | "none";
   /** Adaptive weight options: error `"rmse" | "mae"`, `minWeight`, `retrieverWeight`. */
-  adaptive?: AdaptiveWeightOptions & { retrieverWeight?: number };
+  adaptive?: AdaptiveWeightOptions & {
+    /** The retriever score's weight in the combined score (default 1). */
+    retrieverWeight?: number;
+  };
   /** RRF's k (default 60). */
   rrfK?: number;
   /** Keep this many best documents after fusion; `null` (default) keeps all. */
@@ -120,9 +141,18 @@ export interface RerankPipelineOptions {
   lostInTheMiddle?: boolean | LostInTheMiddleRankerOptions;
 }
 
+/**
+ * What `rerankPipeline` returns. Stages: `retriever`, `cross-encoder`, `fusion`, then `lost-in-the-middle` when
+ * asked.
+ */
 export interface RerankPipelineResult extends PipelineResult {
   /** The adaptive reranker weight and the rank error it came from (`fusion: "adaptive"` only). */
-  adaptiveWeight?: { weight: number; error: number };
+  adaptiveWeight?: {
+    /** The reranker's weight: `max(error, minWeight)`. */
+    weight: number;
+    /** The rank error between the retriever's and the reranker's rankings. */
+    error: number;
+  };
 }
 
 /**
@@ -203,6 +233,7 @@ export async function rerankPipeline(query: string, documents: DocumentLike[], o
   return { documents: result, stages, milliseconds: performance.now() - t0, ...(weightInfo ? { adaptiveWeight: weightInfo } : {}) };
 }
 
+/** Options of `adaptiveRerank`. */
 export interface AdaptiveRerankOptions extends AdaptiveWeightOptions {
   /** Weight of the retriever score (default 1). */
   retrieverWeight?: number;
@@ -210,6 +241,7 @@ export interface AdaptiveRerankOptions extends AdaptiveWeightOptions {
   topK?: number | null;
 }
 
+/** What `adaptiveRerank` returns. */
 export interface AdaptiveRerankResult {
   /** Documents by combined score, descending (stable); each `score` is the combined score. */
   documents: Document[];

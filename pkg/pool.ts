@@ -13,7 +13,7 @@ import type { ModelWork } from "./wasm/rerankit.js";
 /** `workers` of `CrossEncoder.load`/`Embedder.load`: a count, `"auto"`, or 0 (inline; the default). */
 export type WorkersOption = number | "auto";
 
-/** At most this many workers: each holds a copy of the model (see the README's memory figures). */
+/** At most this many workers: each holds a copy of the model (docs/benchmarks.md, "Memory and the worker pool"). */
 export const MAX_WORKERS = 16;
 
 /** `{done, total}` after each batch: model inputs (pairs, texts, or a rerank's document chunks). */

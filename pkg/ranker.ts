@@ -10,11 +10,18 @@ import type { Document } from "./document.js";
 import { invalidArgument } from "./errors.js";
 
 /** What a ranker reads: plain text, a `Document`, or `{content, meta}` (text content). */
-export type RerankDocument = string | Document | { content: string; meta?: Record<string, unknown> };
+export type RerankDocument = string | Document | {
+  /** The text ranked. */
+  content: string;
+  /** Metadata (a ranker may embed some fields in the text it sends). */
+  meta?: Record<string, unknown>;
+};
 
+/** One ranked document. */
 export interface RerankResult<D = RerankDocument> {
   /** Index of the document in the input list. */
   index: number;
+  /** The ranker's score (higher ranks first). */
   score: number;
   /** The caller's own object (with `returnDocuments: true`), unchanged: meta embedded for ranking is not in it. */
   document?: D;
@@ -38,6 +45,10 @@ export interface RankOptions {
 export interface Ranker<O extends RankOptions = RankOptions> {
   /** Documents ranked for `query`: `[{index, score, document?}]`, best first. */
   rerank<D extends RerankDocument>(query: string, documents: readonly D[], options?: O): Promise<RerankResult<D>[]>;
+  /**
+   * Haystack's `predict_batch` shapes: one query and a list, one query and a list of lists (each ranked on its
+   * own), or n queries and n lists.
+   */
   rerankBatch<D extends RerankDocument>(
     queries: string | readonly string[],
     documents: readonly D[] | readonly (readonly D[])[],

@@ -58,8 +58,10 @@ function reshape<T>(lists: T[][], nested: boolean): T[] | T[][] {
 
 // ------------------------------------------------------------------------------------------ RecentnessRanker
 
+/** How `RecentnessRanker` combines relevance and age: by rank (RRF) or by score. */
 export type RankingMode = "reciprocal_rank_fusion" | "score";
 
+/** Options of `RecentnessRanker`. */
 export interface RecentnessRankerOptions {
   /** The meta key that holds each document's date (ISO 8601, RFC 2822, `2021/05/01`, epoch seconds, …). */
   dateMetaField: string;
@@ -80,6 +82,7 @@ export interface RecentnessRankerOptions {
  * unchanged with a warning.
  */
 export class RecentnessRanker {
+  /** The options, frozen. */
   readonly options: Readonly<Omit<RecentnessRankerOptions, "onWarning">>;
   #onWarning: (message: string) => void;
 
@@ -101,8 +104,18 @@ export class RecentnessRanker {
   }
 
   /** As `run`, returning the warnings instead of reporting them. */
-  runWithWarnings(documents: DocumentLike[]): { documents: Document[]; warnings: string[] };
-  runWithWarnings(documents: DocumentLike[][]): { documents: Document[][]; warnings: string[] };
+  runWithWarnings(documents: DocumentLike[]): {
+    /** The ranked documents. */
+    documents: Document[];
+    /** What `run` would pass to `onWarning` (unparsable dates, scores outside [0, 1]). */
+    warnings: string[];
+  };
+  runWithWarnings(documents: DocumentLike[][]): {
+    /** Each list ranked. */
+    documents: Document[][];
+    /** What `run` would pass to `onWarning` (unparsable dates, scores outside [0, 1]). */
+    warnings: string[];
+  };
   runWithWarnings(documents: DocumentLike[] | DocumentLike[][]): { documents: Document[] | Document[][]; warnings: string[] } {
     const { lists, nested } = asLists(documents);
     const res = wasm.recentnessRank(lists.map((l) => dicts(l, false)), nested, this.options) as {
@@ -119,6 +132,7 @@ export class RecentnessRanker {
 
 // ------------------------------------------------------------------------------------------ LostInTheMiddleRanker
 
+/** Options of `LostInTheMiddleRanker`. */
 export interface LostInTheMiddleRankerOptions {
   /** Keep documents until their total word count reaches this (the document that reaches it is kept). */
   wordCountThreshold?: number | null;
@@ -133,6 +147,7 @@ export interface LostInTheMiddleRankerOptions {
  * to the middle: 1..9 → 1 3 5 7 9 8 6 4 2. Text documents only. Scores are kept.
  */
 export class LostInTheMiddleRanker {
+  /** The options, frozen. */
   readonly options: Readonly<LostInTheMiddleRankerOptions>;
 
   constructor(options: LostInTheMiddleRankerOptions = {}) {
@@ -141,6 +156,7 @@ export class LostInTheMiddleRanker {
     wasm.lostInTheMiddleRank([], false, this.options);
   }
 
+  /** Reorders a list (or each list of a list of lists): the best documents at the start and the end. */
   run(documents: DocumentLike[]): Document[];
   run(documents: DocumentLike[][]): Document[][];
   run(documents: DocumentLike[] | DocumentLike[][]): Document[] | Document[][] {
@@ -160,6 +176,7 @@ export class LostInTheMiddleRanker {
 
 /** Anything with `embed(texts)`, such as rerankit's `Embedder`. */
 export interface TextEmbedder {
+  /** One embedding per text, in order. */
   embed(texts: readonly string[]): Promise<ArrayLike<number>[]> | ArrayLike<number>[];
 }
 
@@ -167,8 +184,14 @@ export interface TextEmbedder {
  * The query of a DiversityRanker: its embedding (`number[]` / `Float32Array`, or `{queryEmbedding}`), or its text
  * (`"…"` or `{query}`), which needs an `embedder`.
  */
-export type DiversityQuery = string | ArrayLike<number> | { query?: string; queryEmbedding?: ArrayLike<number> | null };
+export type DiversityQuery = string | ArrayLike<number> | {
+  /** The query's text (needs an `embedder`). */
+  query?: string;
+  /** The query's embedding. */
+  queryEmbedding?: ArrayLike<number> | null;
+};
 
+/** Options of `DiversityRanker`. */
 export interface DiversityRankerOptions {
   /** Embeds query texts and documents that have no `embedding`. Without it, embeddings must be given. */
   embedder?: TextEmbedder | null;
@@ -197,7 +220,9 @@ function isNumberArray(x: unknown): x is ArrayLike<number> {
  * every document has one); with an `embedder` it returns a Promise. `await` works in both cases.
  */
 export class DiversityRanker {
+  /** The options, frozen. */
   readonly options: Readonly<Omit<DiversityRankerOptions, "embedder">>;
+  /** The embedder that embeds documents and text queries, or null. */
   readonly embedder: TextEmbedder | null;
 
   constructor(options: DiversityRankerOptions = {}) {
@@ -296,6 +321,7 @@ export class DiversityRanker {
 /** A run in ranx's shape: `{queryId: {docId: score}}`. */
 export type FusionRun = Record<string, Record<string, number>>;
 
+/** Options of `fuse` (ranx's `fuse`). */
 export interface FuseOptions {
   /** `"rrf"` (default), `"wsum"`, `"mixed"`, `"wmnz"`, `"combsum"`, `"combmnz"` or `"combmax"`. */
   method?: "rrf" | "wsum" | "mixed" | "wmnz" | "combsum" | "combmnz" | "combmax";
@@ -329,6 +355,7 @@ export function scores(field: string, xs: unknown): Float64Array {
   return Float64Array.from(xs as number[]);
 }
 
+/** Options of `adaptiveWeight`. */
 export interface AdaptiveWeightOptions {
   /** `"rmse"` (default) or `"mae"` over the rank changes. */
   error?: "rmse" | "mae";
@@ -340,12 +367,18 @@ export interface AdaptiveWeightOptions {
  * The adaptive reranker weight (seed 002): the RMSE or MAE between each document's rank before and after
  * reranking (ranks by score descending), floored by `minWeight`: `weight = max(error, minWeight)`.
  */
-export function adaptiveWeight(beforeScores: ArrayLike<number>, afterScores: ArrayLike<number>, options: AdaptiveWeightOptions = {}): { weight: number; error: number } {
+export function adaptiveWeight(beforeScores: ArrayLike<number>, afterScores: ArrayLike<number>, options: AdaptiveWeightOptions = {}): {
+  /** `max(error, minWeight)`. */
+  weight: number;
+  /** The RMSE or MAE between the ranks before and after. */
+  error: number;
+} {
   const before = scores("beforeScores", beforeScores);
   const after = scores("afterScores", afterScores);
   return wasm.adaptiveWeight(before, after, options) as { weight: number; error: number };
 }
 
+/** Options of `combineScores`. */
 export interface CombineScoresOptions {
   /** Default 1. */
   retrieverWeight?: number;

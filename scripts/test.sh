@@ -9,8 +9,8 @@
 # core or none (downloads, apt, link steps, single-threaded test binaries, browsers waiting on the CPU path):
 #   native: cargo builds the Rust tests (release speed, no LTO) → the Rust suites, one test binary per area
 #           (tests/<area>/main.rs; the WebGPU kernels on Mesa's lavapipe)
-#   wasm:   wasm-bindgen-cli → the package (wasm, --dev) → the Node suites → the demo, WebGPU and runtime
-#           matrix in headless Chromium, Deno and workerd
+#   wasm:   wasm-bindgen-cli → the package (wasm) → the API reference (TypeDoc) → the Node suites → the demo,
+#           WebGPU and runtime matrix in headless Chromium, Deno and workerd
 # while the test models (npm run fixtures), the npm dependencies and the system packages (lavapipe, Chromium)
 # install in the background; each waits only for what it needs. Each track's output goes to a log that is
 # printed whole when the track ends (CI shows one track after the other, never interleaved lines).
@@ -123,6 +123,12 @@ build_package() {
 wasm_track() {
   local status=0
   build_package || return 1
+  if want node; then
+    # TypeDoc type-checks against the wasm-bindgen glue the build just wrote (pkg/wasm), so it runs here; an
+    # export without a doc comment fails the tests (typedoc.json: warnings are errors). Written to the logs
+    # folder: a test run leaves docs/api/ as it was.
+    timed "docs: API reference (TypeDoc, any warning fails)" npx --no-install typedoc --out "$logs/api" || status=1
+  fi
   show fixtures || return 1
   if want node; then
     timed "node: the package's suites (node:test)" node --test --test-reporter=spec tests/node/*.test.mjs || status=1

@@ -30,6 +30,7 @@ const COHERE_KEYS = ["apiKey", "model", "topK", "maxChunksPerDoc", "embedMetaFie
 
 /** Cohere's hosted reranker behind the {@link Ranker} interface. */
 export class CohereRanker extends HttpRanker {
+  /** Chunks a long document is split into on Cohere's side (undefined: the API's default). */
   readonly maxChunksPerDoc: number | undefined;
 
   constructor(options: CohereRankerOptions) {

@@ -11,6 +11,7 @@ import { describe, integerOption } from "./hosted_ranker.js";
 
 /** Why the fallback ranked: `TIMEOUT`, or the primary's error code (`REMOTE`…; `ERROR` for a non-rerankit error). */
 export interface FallbackWarning {
+  /** Why the fallback ranked. */
   code: "TIMEOUT" | ErrorCode | "ERROR";
   /** The primary's error (absent on a timeout). */
   error?: unknown;
@@ -18,6 +19,7 @@ export interface FallbackWarning {
   milliseconds: number;
 }
 
+/** Options of `withFallback`. */
 export interface FallbackOptions {
   /** The primary's time budget per call in ms; past it, the fallback ranks. Default: none (only errors fall back). */
   timeoutMs?: number;
@@ -31,8 +33,11 @@ export interface FallbackOptions {
 
 /** `primary`, or `fallback` when it fails or is too slow; see {@link withFallback}. */
 export class FallbackRanker implements Ranker {
+  /** The ranker asked first. */
   readonly primary: Ranker<any>;
+  /** The ranker that answers when the primary fails or runs past `timeoutMs`. */
   readonly fallback: Ranker<any>;
+  /** The primary's time budget per call (undefined: none). */
   readonly timeoutMs: number | undefined;
   readonly #onWarning: (message: string, warning: FallbackWarning) => void;
   readonly #primaryOptions: Record<string, unknown>;
@@ -55,6 +60,7 @@ export class FallbackRanker implements Ranker {
     return this.#run((ranker, o) => ranker.rerank(query, documents, o), options);
   }
 
+  /** As the primary's `rerankBatch`, falling back the same way as `rerank`. */
   rerankBatch<D extends RerankDocument>(queries: string | readonly string[], documents: readonly D[] | readonly (readonly D[])[], options?: RankOptions): Promise<RerankResult<D>[] | RerankResult<D>[][]> {
     return this.#run((ranker, o) => ranker.rerankBatch(queries, documents, o), options);
   }

@@ -70,8 +70,11 @@ export function describe(value: unknown): string {
 export abstract class HostedRanker implements Ranker {
   /** Results per list when a call gives no `topK`. */
   readonly topK: number | null;
+  /** Meta fields whose values precede the content in the text sent. */
   readonly embedMetaFields: readonly string[];
+  /** Most documents per request; longer lists are sent in pieces. */
   readonly maxDocumentsPerRequest: number;
+  /** Requests of one call in flight at once. */
   readonly concurrency: number;
   /** The service's name in errors (`cohere`, `workers-ai`, a host). */
   abstract readonly service: string;
@@ -97,6 +100,10 @@ export abstract class HostedRanker implements Ranker {
     return attach(ranked, documents, call.returnDocuments);
   }
 
+  /**
+   * Haystack's `predict_batch` shapes: one query and a list, one query and a list of lists (each ranked on its
+   * own), or n queries and n lists.
+   */
   async rerankBatch<D extends RerankDocument>(
     queries: string | readonly string[],
     documents: readonly D[] | readonly (readonly D[])[],

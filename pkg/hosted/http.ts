@@ -54,8 +54,11 @@ export function retryPolicy(options: RetryOptions): RetryPolicy {
 /** A Cohere-compatible rerank endpoint: `new HttpRanker({baseUrl, api: rerankApis.tei})`. */
 export class HttpRanker extends HostedRanker {
   readonly service: string;
+  /** The endpoint: `baseUrl` and the API's path. */
   readonly url: string;
+  /** The model sent with each request, if any. */
   readonly model: string | undefined;
+  /** How failed requests (429, 5xx, network failures) are retried. */
   readonly retry: Readonly<RetryPolicy>;
   readonly #api: RerankApi;
   readonly #apiKey: string | undefined;

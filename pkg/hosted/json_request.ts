@@ -11,6 +11,7 @@ import { sleep } from "./abort_scope.js";
 /** The `fetch` a ranker calls (injectable: tests, proxies, a Worker's service binding's `fetch`). */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
+/** How a hosted ranker retries failed requests: `maxRetries`, `retryDelayMs` and `maxRetryDelayMs` after their defaults. */
 export interface RetryPolicy {
   /** Retries after the first attempt (429, 5xx, network failure). */
   maxRetries: number;

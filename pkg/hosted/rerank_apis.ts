@@ -5,7 +5,9 @@
 
 /** What one request carries: indices in the answer refer to `documents`. */
 export interface RerankRequest {
+  /** The query. */
   query: string;
+  /** The documents' texts. */
   documents: string[];
   /** How many best results are needed; `null`: all (send no limit). */
   topN: number | null;
@@ -18,7 +20,12 @@ export interface RerankApi {
   /** The JSON body of one request. */
   request(call: RerankRequest): unknown;
   /** `[{index, score}]` from the JSON answer (`index` into the request's documents); throw on a shape it cannot read. */
-  response(body: unknown): { index: number; score: number }[];
+  response(body: unknown): {
+    /** Index into the request's documents. */
+    index: number;
+    /** The service's relevance score. */
+    score: number;
+  }[];
   /** The service's own message in an error body, if it has one. */
   errorMessage(body: unknown): string | undefined;
   /** The path appended to `baseUrl` (`/v1/rerank`, `/rerank`). */
@@ -86,4 +93,13 @@ export const teiApi: RerankApi = {
 };
 
 /** The ready-made mappings, by name. */
-export const rerankApis = { cohere: cohereApi, jina: jinaApi, voyage: voyageApi, tei: teiApi } as const;
+export const rerankApis = {
+  /** Cohere's `POST /v1/rerank`. */
+  cohere: cohereApi,
+  /** Jina AI's `POST /v1/rerank`. */
+  jina: jinaApi,
+  /** Voyage AI's `POST /v1/rerank`. */
+  voyage: voyageApi,
+  /** Hugging Face text-embeddings-inference's `POST /rerank`. */
+  tei: teiApi,
+} as const;

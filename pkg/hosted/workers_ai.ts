@@ -8,13 +8,20 @@ import { CallControl } from "../pool.js";
 
 /** The part of a Workers AI binding (`env.AI`) a reranker calls. */
 export interface WorkersAiBinding {
+  /** Runs a Workers AI model (`env.AI.run`). */
   run(model: string, inputs: WorkersAiRerankInput, options?: Record<string, unknown>): Promise<unknown>;
 }
 
 /** The input of Workers AI's reranker models. */
 export interface WorkersAiRerankInput {
+  /** The query. */
   query: string;
-  contexts: { text: string }[];
+  /** The documents. */
+  contexts: {
+    /** A document's text. */
+    text: string;
+  }[];
+  /** How many best results to return. */
   top_k?: number;
 }
 
@@ -32,6 +39,7 @@ const KEYS = [...HOSTED_RANKER_KEYS, "ai", "model", "runOptions"];
 /** Workers AI's hosted reranker (`@cf/baai/bge-reranker-base` by default) behind the {@link Ranker} interface. */
 export class WorkersAiRanker extends HostedRanker {
   readonly service = "workers-ai";
+  /** The Workers AI model. */
   readonly model: string;
   readonly #ai: WorkersAiBinding;
   readonly #runOptions: Record<string, unknown> | undefined;
@@ -68,6 +76,7 @@ export class WorkersAiRanker extends HostedRanker {
     return response.map((r) => ({ index: r?.id, score: r?.score }));
   }
 
+  /** The options, for logs: the binding stays out. */
   toJSON(): object {
     return { service: this.service, model: this.model, topK: this.topK };
   }

@@ -1,3 +1,7 @@
+/**
+ * Any rerankit `Ranker` as a reranking model for the Vercel AI SDK's `rerank()`.
+ * @module rerankit/ai-sdk
+ */
 // `rerankit/ai-sdk`: any rerankit Ranker as a reranking model for the Vercel AI SDK's `rerank()`:
 // `rerank({model: rerankit.reranking(await CrossEncoder.load(...)), query, documents, topN})` ranks locally.
 //
@@ -13,6 +17,7 @@ import { checkedRanking, type Ranker } from "../ranker.js";
 
 type RerankingResult = Awaited<ReturnType<RerankingModelV3["doRerank"]>>;
 
+/** Options of `rerankit.reranking`. */
 export interface RerankingModelOptions {
   /** The model's id in the AI SDK's results and telemetry (`response.modelId`). Default: the ranker's class name. */
   modelId?: string;
@@ -28,6 +33,7 @@ export class RerankitRerankingModel implements RerankingModelV3 {
   readonly specificationVersion = "v3" as const;
   readonly provider = "rerankit";
   readonly modelId: string;
+  /** The ranker that ranks each `rerank()` call. */
   readonly ranker: Ranker<any>;
 
   constructor(ranker: Ranker<any>, options?: RerankingModelOptions) {
@@ -63,6 +69,7 @@ export class RerankitRerankingModel implements RerankingModelV3 {
 
 /** The provider: `rerankit.reranking(ranker, {modelId})` is the model `rerank()` takes. */
 export const rerankit = {
+  /** A reranking model for the AI SDK's `rerank()` that ranks with `ranker`. */
   reranking(ranker: Ranker<any>, options?: RerankingModelOptions): RerankitRerankingModel {
     return new RerankitRerankingModel(ranker, options);
   },

@@ -1,3 +1,7 @@
+/**
+ * Any rerankit `Ranker` as a LangChain.js document compressor.
+ * @module rerankit/langchain
+ */
 // `rerankit/langchain`: any rerankit Ranker (the local CrossEncoder, a hosted ranker, withFallback's pair) as a
 // LangChain.js document compressor, the piece `ContextualCompressionRetriever` calls after its base retriever.
 //
@@ -16,6 +20,7 @@ import { checkRanker } from "../hosted/fallback.js";
 import { describe, topKOption } from "../hosted/hosted_ranker.js";
 import { checkedRanking, type RankOptions, type Ranker } from "../ranker.js";
 
+/** Options of `RerankCompressor`. */
 export interface RerankCompressorOptions {
   /** Keep this many best documents; `null` keeps all. Default: the ranker's own (10 for a CrossEncoder). */
   topK?: number | null;
@@ -27,6 +32,7 @@ export interface RerankCompressorOptions {
  * ranker's score: the local model's sigmoid, or the service's relevance score).
  */
 export class RerankCompressor extends BaseDocumentCompressor {
+  /** The ranker that orders the retrieved documents. */
   readonly ranker: Ranker<any>;
   /** `undefined`: the ranker's default. */
   readonly topK: number | null | undefined;

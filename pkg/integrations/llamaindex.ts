@@ -1,3 +1,7 @@
+/**
+ * Any rerankit `Ranker` as a LlamaIndex.TS node postprocessor.
+ * @module rerankit/llamaindex
+ */
 // `rerankit/llamaindex`: any rerankit Ranker as a LlamaIndex.TS node postprocessor, the step a
 // `RetrieverQueryEngine` runs between its retriever and its response synthesizer: `postprocessNodes(nodes,
 // query)` → the best nodes for the query, best first, with the ranker's score.
@@ -17,6 +21,7 @@ import { checkRanker } from "../hosted/fallback.js";
 import { describe, topKOption } from "../hosted/hosted_ranker.js";
 import { checkedRanking, type RankOptions, type Ranker } from "../ranker.js";
 
+/** Options of `RerankPostprocessor`. */
 export interface RerankPostprocessorOptions {
   /** Keep this many best nodes; `null` keeps all. Default: the ranker's own (10 for a CrossEncoder). */
   topK?: number | null;
@@ -34,9 +39,11 @@ export interface RerankPostprocessorOptions {
  * model's sigmoid, or the service's relevance score), replacing the retriever's.
  */
 export class RerankPostprocessor implements BaseNodePostprocessor {
+  /** The ranker that orders the retrieved nodes. */
   readonly ranker: Ranker<any>;
   /** `undefined`: the ranker's default. */
   readonly topK: number | null | undefined;
+  /** Which metadata each node's text carries to the ranker. */
   readonly metadataMode: MetadataMode;
 
   constructor(ranker: Ranker<any>, options?: RerankPostprocessorOptions) {

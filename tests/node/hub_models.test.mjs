@@ -56,7 +56,7 @@ for (const ref of references) {
   });
 }
 
-test("XLM-R loaded as the README shows (no config.json): window from the graph, long pairs, free()", async () => {
+test("XLM-R loaded from the model and tokenizer alone (no config.json): window from the graph, long pairs, free()", async () => {
   const repo = path.join(hub, "rerankit-test/tiny-xlm-roberta-reranker");
   const ce = await CrossEncoder.load({ model: path.join(repo, "onnx/model.onnx"), tokenizer: path.join(repo, "tokenizer.json") });
   assert.equal(ce.maxLength, 128);

@@ -26,7 +26,7 @@
 //! the metrics that moves them fails here. Regenerating `ce_probe.trec` at another depth changes them; the
 //! test then says the depth it found. BM25's numbers are also checked against pytrec_eval and ranx, and the
 //! ce-probe stage per query against pytrec_eval's evaluation of `ce_probe.trec` wherever that file has depth d.
-//! The README's "Rankers on SciFact" table is this test's output (`--nocapture`).
+//! docs/benchmarks.md's "Rankers on SciFact" table is this test's output (`--nocapture`).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -139,7 +139,7 @@ fn rerank_and_fuse_on_the_scifact_test_split() {
         assert!(r[..n].iter().all(|(d, _)| ce[q.as_str()].contains_key(d.as_str())), "query {q}: ce-probe scored docs outside the BM25 top {n}");
     }
     let depth = bm25.iter().map(|(q, _)| ce[q.as_str()].len()).min().unwrap();
-    assert_eq!(depth, DEPTH, "ce_probe.trec now scores the BM25 top {depth} of every query: update DEPTH and the pinned numbers (and the README table)");
+    assert_eq!(depth, DEPTH, "ce_probe.trec now scores the BM25 top {depth} of every query: update DEPTH and the pinned numbers (and the table in docs/benchmarks.md)");
 
     let candidates: Vec<(String, Vec<(String, f64, f64)>)> = bm25
         .iter()

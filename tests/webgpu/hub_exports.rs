@@ -1,6 +1,6 @@
 //! WebGPU on every fp32/fp16 form of the Hub fixtures (tests/fixtures/hub): each either runs on the GPU within
 //! 1e-3 of the CPU path (the parity probe passes) or falls back to the CPU with a warning that names the part
-//! it cannot map. The forms the README's compatibility table lists as WebGPU must run on it: torch.onnx exports
+//! it cannot map. The forms docs/models.md's compatibility table ("Tested forms") lists as WebGPU must run on it: torch.onnx exports
 //! (TorchScript, dynamo, external data), optimum O1 and fp16 of BERT, DistilBERT, ELECTRA and XLM-R. Prints the
 //! table (`-- --nocapture`).
 #![cfg(all(feature = "webgpu", not(target_arch = "wasm32")))]
@@ -24,7 +24,7 @@ fn every_float_form_runs_on_the_gpu_or_falls_back_naming_the_part() {
         let pairs: Vec<(&str, &str)> = r["pairs"].as_array().unwrap().iter().map(|p| (p[0].as_str().unwrap(), p[1].as_str().unwrap())).collect();
         for (form, meta) in r["forms"].as_object().unwrap() {
             if form.contains("quant") || form.contains("int8") || form.contains("uint8") || form.contains("q4") {
-                continue; // integer forms run on the CPU by design (the README's WebGPU section)
+                continue; // integer forms run on the CPU by design (docs/models.md, "Tested forms")
             }
             let dir = ModelDir::read(hub.join(r["repo"].as_str().unwrap()), meta["file"].as_str().unwrap()).unwrap();
             let heard = Rc::new(RefCell::new(Vec::<String>::new()));
