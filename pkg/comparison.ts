@@ -4,6 +4,7 @@
 // src/rankers/fusion/optimize.rs); see docs/eval.md "Comparing runs like ranx".
 import * as wasm from "./wasm/rerankit.js";
 import { invalidArgument } from "./errors.js";
+import { OwnedWasm, notMadeByRerankit } from "./runtime.js";
 import { ParsedRun, qrelsHandle, runHandle, type EvaluateOptions, type QrelsInput, type RunInput } from "./metrics.js";
 import type { FusionRun } from "./rankers.js";
 
@@ -84,12 +85,11 @@ export class RunComparison {
   readonly randomSeed: number;
   /** Measure → results. */
   readonly measures: Record<string, ComparedMeasure>;
-  /** @internal */
-  private readonly handle: wasm.MetricsComparison;
+  readonly #wasm: OwnedWasm<wasm.MetricsComparison>;
 
   /** @internal */
   constructor(handle: wasm.MetricsComparison) {
-    this.handle = handle;
+    this.#wasm = new OwnedWasm(handle, "RunComparison");
     const raw = handle.data() as RawComparison;
     this.runNames = raw.runNames;
     this.qids = raw.qids;
@@ -127,12 +127,13 @@ export class RunComparison {
    */
   report(format: ReportFormat = "text", options: ReportOptions = {}): string {
     if (typeof format !== "string") invalidArgument("format", `expected "text", "markdown", "latex" or "html", got ${typeof format}`);
-    return this.handle.report(format, options);
+    if (!(#wasm in this)) throw notMadeByRerankit("RunComparison");
+    return this.#wasm.get().report(format, options);
   }
 
-  /** Releases the wasm memory now (otherwise the garbage collector does, eventually). */
+  /** Releases the wasm memory now (otherwise the garbage collector does, eventually); a second call does nothing. */
   free(): void {
-    this.handle.free();
+    if (#wasm in this) this.#wasm.free();
   }
 }
 

@@ -1,6 +1,7 @@
 // Cross-encoder reranking and bi-encoder embeddings on the CPU (tract compiled to wasm, one thread).
 // Semantics: docs/parity.md §2 (Haystack's SentenceTransformersRanker) plus Cohere-style chunking of long documents.
 import * as wasm from "./wasm/rerankit.js";
+import type { EncodedPair } from "./wasm/rerankit.js";
 import { MAX_LIST_LENGTH, invalidArgument } from "./errors.js";
 import { loadBytes, type LoadProgress, type ModelSource, type SourceCache } from "./model_source.js";
 import { HubRepo, poolingOf, resolveGraph, type Dtype, type HubOptions } from "./hub.js";
@@ -269,7 +270,7 @@ export class CrossEncoder implements Ranker<RerankOptions> {
   }
 
   /** Token ids of a pair as the model sees it (for debugging and parity tests). */
-  encodePair(query: string, document: string): { inputIds: number[]; tokenTypeIds: number[] } {
+  encodePair(query: string, document: string): EncodedPair {
     return guarded("encodePair", () => this.#core.encodePair(query, document));
   }
 
@@ -387,4 +388,6 @@ export class Embedder {
 }
 
 export type { Dtype, HubOptions, RerankDocument, RerankResult };
+// The token ids of a pair, declared in Rust (bindings/wasm/src/models.rs) with the other types the seam carries.
+export type { EncodedPair } from "./wasm/rerankit.js";
 export type { LoadProgress, ModelSource, SourceCache };

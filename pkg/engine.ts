@@ -13,9 +13,8 @@ import { RerankitError, invalidArgument } from "./errors.js";
 /** Where a model may run (`ModelLoadOptions.device`). */
 export type DeviceOption = "cpu" | "webgpu" | "auto";
 
-/** The parity probe's verdict (first use on WebGPU): largest |GPU − CPU| over the probe batch's logits (declared
- *  in Rust: bindings/wasm/src/models.rs). */
-export type ProbeReport = wasm.ProbeReport;
+// The parity probe's verdict, declared in Rust (bindings/wasm/src/models.rs) with the other types the seam carries.
+export type { ProbeReport } from "./wasm/rerankit.js";
 
 /** What a WebGPU-capable model reports (`CrossEncoder.webgpu`). */
 export interface WebGpuInfo {
@@ -25,7 +24,7 @@ export interface WebGpuInfo {
    */
   adapter: string | undefined;
   /** After the first rerank/score. */
-  probe: ProbeReport | undefined;
+  probe: wasm.ProbeReport | undefined;
   /** Every fallback warning so far. */
   warnings: string[];
 }
@@ -83,7 +82,7 @@ export interface ModelBytes {
 interface WasmModelCore extends WorkRunner {
   readonly device: "webgpu" | "cpu";
   readonly adapter: string | undefined;
-  readonly probe: ProbeReport | undefined;
+  readonly probe: wasm.ProbeReport | undefined;
   readonly warnings: string[];
   free(): void;
 }
@@ -224,7 +223,7 @@ export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
     return this.serial(async () => this.core.sasScores(pairs, batchSize));
   }
 
-  encodePair(query: unknown, document: unknown): { inputIds: number[]; tokenTypeIds: number[] } {
+  encodePair(query: unknown, document: unknown): wasm.EncodedPair {
     return this.core.encodePair(query, document);
   }
 }

@@ -4,6 +4,7 @@
 // exact-match and F1 (`squadEvaluate`, `normalizeAnswer`). The Rust docs in src/eval/haystack/ carry the rules.
 import * as wasm from "./wasm/rerankit.js";
 import { RerankitError, invalidArgument, optionsObject } from "./errors.js";
+import { OwnedWasm, notMadeByRerankit } from "./runtime.js";
 import type { DocumentDict, LabelDict, Span } from "./document.js";
 
 /** `document_scope` of `calculate_metrics`: what makes a retrieved document relevant. */
@@ -145,11 +146,16 @@ export type CsvFiles = Record<string, string> | Array<[string, string]>;
  * `fromNodeResults`). Holds wasm memory: `free()` it when done with many results (it is also reclaimed by GC).
  */
 export class EvaluationResult {
-  /** @internal */
-  readonly handle: wasm.HaystackEvaluation;
+  readonly #wasm: OwnedWasm<wasm.HaystackEvaluation>;
 
   private constructor(handle: wasm.HaystackEvaluation) {
-    this.handle = handle;
+    this.#wasm = new OwnedWasm(handle, "EvaluationResult");
+  }
+
+  /** @internal The wasm object (`FREED` after free()). */
+  get handle(): wasm.HaystackEvaluation {
+    if (!(#wasm in this)) throw notMadeByRerankit("EvaluationResult");
+    return this.#wasm.get();
   }
 
   /** Builds each node's rows from the queries, labels and each node's predictions (Haystack's `_build_eval_dataframe`). */
@@ -252,9 +258,9 @@ export class EvaluationResult {
     return this.handle.toJson() as Record<string, EvalRow[]>;
   }
 
-  /** Releases the wasm memory now (garbage collection also reclaims it). */
+  /** Releases the wasm memory now (garbage collection also reclaims it); a second call does nothing. */
   free(): void {
-    this.handle.free();
+    if (#wasm in this) this.#wasm.free();
   }
 }
 

@@ -8,15 +8,20 @@
 // cross the boundary once.
 import * as wasm from "./wasm/rerankit.js";
 import { invalidArgument } from "./errors.js";
+import { OwnedWasm, notMadeByRerankit } from "./runtime.js";
 import { compareMany, type CompareRunsOptions, type RunComparison } from "./comparison.js";
 
 /** Parsed relevance judgements (reusable across evaluate calls). */
 export class ParsedQrels {
-  /** @internal */
-  readonly handle: wasm.MetricsQrels;
+  readonly #wasm: OwnedWasm<wasm.MetricsQrels>;
   /** @internal */
   constructor(handle: wasm.MetricsQrels) {
-    this.handle = handle;
+    this.#wasm = new OwnedWasm(handle, "ParsedQrels");
+  }
+  /** @internal The wasm object (`FREED` after free()). */
+  get handle(): wasm.MetricsQrels {
+    if (!(#wasm in this)) throw notMadeByRerankit("ParsedQrels");
+    return this.#wasm.get();
   }
   /** Number of queries with judgements. */
   get numQueries(): number {
@@ -26,19 +31,23 @@ export class ParsedQrels {
   get size(): number {
     return this.handle.size;
   }
-  /** Releases the wasm memory now (otherwise the garbage collector does, eventually). */
+  /** Releases the wasm memory now (otherwise the garbage collector does, eventually); a second call does nothing. */
   free(): void {
-    this.handle.free();
+    if (#wasm in this) this.#wasm.free();
   }
 }
 
 /** A parsed run (reusable across evaluate calls). */
 export class ParsedRun {
-  /** @internal */
-  readonly handle: wasm.MetricsRun;
+  readonly #wasm: OwnedWasm<wasm.MetricsRun>;
   /** @internal */
   constructor(handle: wasm.MetricsRun) {
-    this.handle = handle;
+    this.#wasm = new OwnedWasm(handle, "ParsedRun");
+  }
+  /** @internal The wasm object (`FREED` after free()). */
+  get handle(): wasm.MetricsRun {
+    if (!(#wasm in this)) throw notMadeByRerankit("ParsedRun");
+    return this.#wasm.get();
   }
   /** Number of queries in the run. */
   get numQueries(): number {
@@ -52,9 +61,9 @@ export class ParsedRun {
   get name(): string {
     return this.handle.name;
   }
-  /** Releases the wasm memory now (otherwise the garbage collector does, eventually). */
+  /** Releases the wasm memory now (otherwise the garbage collector does, eventually); a second call does nothing. */
   free(): void {
-    this.handle.free();
+    if (#wasm in this) this.#wasm.free();
   }
 }
 

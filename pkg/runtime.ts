@@ -141,3 +141,36 @@ export function freeQuietly(object: { free(): void }, generation: number): void 
     if (!(e instanceof Error && e.message.includes(STALE))) throw e;
   }
 }
+
+/**
+ * The wasm object inside one of the public classes (a parsed run, a comparison, an evaluation result): after
+ * `free()` it says `FREED` (wasm-bindgen itself would only say "null pointer passed to rust"), and a second `free()`
+ * does nothing. The owner checks it is itself real (`#owned in this`) before asking, so that an object that only
+ * pretends to be one (`Object.create(ParsedRun.prototype)`) is `INVALID_ARGUMENT`, not a TypeError.
+ */
+export class OwnedWasm<H extends { free(): void }> {
+  #handle: H | undefined;
+  readonly #owner: string;
+
+  constructor(handle: H, owner: string) {
+    this.#handle = handle;
+    this.#owner = owner;
+  }
+
+  /** The wasm object; `FREED` after `free()`. */
+  get(): H {
+    if (this.#handle === undefined) throw new RerankitError(`${this.#owner}: this object was freed (free() was called); make it again`, "FREED");
+    return this.#handle;
+  }
+
+  free(): void {
+    const handle = this.#handle;
+    this.#handle = undefined;
+    handle?.free();
+  }
+}
+
+/** The error for a method called on an object that only looks like an instance of `owner` (no wasm object inside). */
+export function notMadeByRerankit(owner: string): RerankitError {
+  return new RerankitError(`expected a ${owner} that rerankit made (not a copy or a forgery of one)`, "INVALID_ARGUMENT");
+}

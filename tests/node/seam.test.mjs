@@ -103,3 +103,35 @@ test("pool workers start whatever options name the caller's main program (--inpu
     assert.match(run.stdout, /pool ok/);
   }
 });
+
+test("parsed runs, qrels, comparisons and evaluation results: FREED after free(), INVALID_ARGUMENT when forged", async () => {
+  const { parseQrels, parseRun, evaluate, compareRuns, EvaluationResult, ParsedRun, ParsedQrels } = await import("rerankit");
+  const qrelsText = "q1 0 d1 1\nq1 0 d2 0\n";
+  const runText = "q1 Q0 d1 1 2.0 a\nq1 Q0 d2 2 1.0 a\n";
+  const qrels = parseQrels(qrelsText);
+  const run = parseRun(runText);
+  const expected = evaluate(qrels, run, ["map"]);
+  run.free();
+  run.free();
+  assert.throws(() => evaluate(qrels, run, ["map"]), code("FREED", /^ParsedRun: /));
+  assert.throws(() => run.size, code("FREED"));
+  qrels.free();
+  assert.throws(() => evaluate(qrels, runText, ["map"]), code("FREED", /^ParsedQrels: /));
+  for (const [Class, name] of [[ParsedRun, "ParsedRun"], [ParsedQrels, "ParsedQrels"]]) {
+    const forged = Object.create(Class.prototype);
+    assert.throws(() => forged.size, code("INVALID_ARGUMENT", new RegExp(`expected a ${name} that rerankit made`)));
+    assert.throws(() => (name === "ParsedRun" ? evaluate(qrelsText, forged, ["map"]) : evaluate(forged, runText, ["map"])), code("INVALID_ARGUMENT"));
+    assert.doesNotThrow(() => forged.free());
+  }
+  const comparison = compareRuns(qrelsText, [runText, runText.replaceAll(" a\n", " b\n")], ["map"]);
+  comparison.free();
+  comparison.free();
+  assert.throws(() => comparison.report(), code("FREED", /^RunComparison: /));
+  assert.throws(() => Object.create(Object.getPrototypeOf(comparison)).report(), code("INVALID_ARGUMENT"));
+  const result = EvaluationResult.fromJSON({ Retriever: [] });
+  result.free();
+  result.free();
+  assert.throws(() => result.nodeNames, code("FREED", /^EvaluationResult: /));
+  // and the module still answers
+  assert.deepEqual(evaluate(qrelsText, runText, ["map"]), expected);
+});
