@@ -12,7 +12,13 @@ finishInit(initSync({ module: readFileSync(modelWasmUrl()) }), runtimeSimd);
 // model pools (pkg/pool.ts) run in worker_threads
 setThreadSupport({
   spawn() {
-    const worker = new Worker(new URL("./pool_worker_node.js", import.meta.url), { execArgv: workerExecArgv(process.execArgv) });
+    // Started from a one-line script that imports the worker module, not from the file: a worker inherits the
+    // caller's Node options, and those of `node --input-type=module` (a script on stdin or in -e) forbid a file as
+    // the worker's program, while a string is what they are for. The options themselves must be inherited, not
+    // rewritten (a worker refuses V8 flags in an explicit execArgv): --experimental-wasm-relaxed-simd makes each
+    // worker load the caller's wasm module, and so give its answers bit for bit.
+    const script = `import(${JSON.stringify(new URL("./pool_worker_node.js", import.meta.url).href)});`;
+    const worker = new Worker(script, { eval: true });
     return {
       post: (m, transfer) => worker.postMessage(m, transfer as any),
       onMessage: (h) => worker.on("message", h),
@@ -23,29 +29,5 @@ setThreadSupport({
   },
   cores: () => availableParallelism(),
 });
-
-/**
- * The caller's Node options a pool worker starts with: all but those about the main program — its code (`-e`,
- * `-p`), how to read it (`--input-type`), or running it as tests, a watch, a REPL or a syntax check. A worker
- * inherits them by default, and `node --input-type=module` (a script on stdin or in `-e`) then makes every worker
- * fail to start. Engine flags (`--experimental-wasm-relaxed-simd`, memory limits…) stay: a worker must load the
- * same wasm module as its caller to give the same answers bit for bit.
- */
-function workerExecArgv(execArgv: readonly string[]): string[] {
-  const withValue = new Set(["-e", "--eval", "-p", "--print", "--input-type", "--test-name-pattern", "--test-reporter", "--test-reporter-destination", "--watch-path"]);
-  const alone = /^(-i|--interactive|-c|--check|--test|--watch|--watch-preserve-output|--test-only)$/;
-  const out: string[] = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i];
-    const name = arg.split("=", 1)[0];
-    if (withValue.has(name) || name.startsWith("--test-") || name.startsWith("--watch-")) {
-      if (!arg.includes("=") && withValue.has(name)) i++;
-      continue;
-    }
-    if (alone.test(arg)) continue;
-    out.push(arg);
-  }
-  return out;
-}
 
 export * from "./index.js";
