@@ -37,7 +37,11 @@ export class Document {
   id: string;
   score: number | null;
   meta: Meta;
-  embedding: Float32Array | null;
+  /**
+   * The numbers given, bit for bit: a Float32Array stays one, anything else (an array of numbers, a Float64Array,
+   * `toDict()`'s list) is kept as a Float64Array, so `1.1` reads back as `1.1`, not float32's `1.100000023841858`.
+   */
+  embedding: Float32Array | Float64Array | null;
   idHashKeys: IdHashKey[] | null;
 
   constructor(init: DocumentInit) {
@@ -56,7 +60,7 @@ export class Document {
     this.id = dict.id;
     this.score = dict.score;
     this.meta = dict.meta;
-    this.embedding = dict.embedding ? Float32Array.from(dict.embedding) : null;
+    this.embedding = dict.embedding ? (init.embedding instanceof Float32Array ? Float32Array : Float64Array).from(dict.embedding) : null;
     this.idHashKeys = dict.id_hash_keys;
   }
 

@@ -8,3 +8,4 @@ mod collection;
 mod ir_measures;
 mod compare;
 mod optimize_fusion;
+mod float_text;
