@@ -74,6 +74,11 @@ export interface EvaluateOptions {
   scope?: "judged" | "qrels" | "run";
   /** Keep only the top n of each query after ranking (trec_eval `-M`; Haystack's simulated_top_k_retriever). */
   maxResults?: number;
+  /**
+   * Rank only the retrieved documents judged with a grade ≥ 0, after the maxResults cut (trec_eval `-J`): one
+   * absent from the qrels or judged with a negative grade is dropped. Default false.
+   */
+  judgedOnly?: boolean;
   /** Ties: "trec_eval" (score desc, then docno desc — default) or "input" (the run's order as given). */
   ties?: "trec_eval" | "input";
   /** Documents in the collection (trec_eval `-N`; `utility` only). */

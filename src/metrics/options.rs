@@ -19,6 +19,8 @@ pub struct EvaluateOptions {
     pub scope: Option<QueryScope>,
     /// Keep the top n of each query after ranking (trec_eval `-M`).
     pub max_results: Option<usize>,
+    /// Rank only the retrieved documents judged with a grade ≥ 0 (trec_eval `-J`).
+    pub judged_only: Option<bool>,
     pub ties: Option<TiePolicy>,
     /// Documents in the collection (trec_eval `-N`).
     pub collection_size: Option<u64>,
@@ -56,6 +58,9 @@ impl EvaluateOptions {
         }
         if let Some(max) = self.max_results {
             eval.ranking.max_results = Some(max);
+        }
+        if let Some(judged_only) = self.judged_only {
+            eval.ranking.judged_only = judged_only;
         }
         if let Some(size) = self.collection_size {
             eval.collection_size = size;

@@ -9,3 +9,4 @@ mod ir_measures;
 mod compare;
 mod optimize_fusion;
 mod float_text;
+mod judged_only;
