@@ -10,3 +10,4 @@ mod compare;
 mod optimize_fusion;
 mod float_text;
 mod judged_only;
+mod dialects;
