@@ -149,6 +149,8 @@ export function compareMany(qrels: QrelsInput, runs: RunInput[], measures?: stri
     if ((COMPARE_KEYS as readonly string[]).includes(key)) compareOptions[key] = value;
     else evalOptions[key] = value;
   }
+  // this is ranx's compare: its measure names mean what ranx computes unless the caller names another dialect
+  if (evalOptions.dialect === undefined) evalOptions.dialect = "ranx";
   if (names !== undefined && (!Array.isArray(names) || names.length !== runs.length || names.some((n) => typeof n !== "string"))) {
     invalidArgument("options.names", `expected ${runs.length} strings, one per run`);
   }

@@ -58,8 +58,12 @@ export class Document {
   score: number | null;
   /** Metadata. */
   meta: Meta;
-  /** The embedding, or null. */
-  embedding: Float32Array | null;
+  /**
+   * The embedding, or null: the numbers given, bit for bit. A Float32Array stays one, anything else (an array of
+   * numbers, a Float64Array, `toDict()`'s list) is kept as a Float64Array, so `1.1` reads back as `1.1`, not
+   * float32's `1.100000023841858`.
+   */
+  embedding: Float32Array | Float64Array | null;
   /** The fields the id was hashed from (null: the content). */
   idHashKeys: IdHashKey[] | null;
 
@@ -79,7 +83,7 @@ export class Document {
     this.id = dict.id;
     this.score = dict.score;
     this.meta = dict.meta;
-    this.embedding = dict.embedding ? Float32Array.from(dict.embedding) : null;
+    this.embedding = dict.embedding ? (init.embedding instanceof Float32Array ? Float32Array : Float64Array).from(dict.embedding) : null;
     this.idHashKeys = dict.id_hash_keys;
   }
 

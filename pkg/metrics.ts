@@ -87,12 +87,26 @@ export interface EvaluateOptions {
   scope?: "judged" | "qrels" | "run";
   /** Keep only the top n of each query after ranking (trec_eval `-M`; Haystack's simulated_top_k_retriever). */
   maxResults?: number;
+  /**
+   * Rank only the retrieved documents judged with a grade ≥ 0, after the maxResults cut (trec_eval `-J`): one
+   * absent from the qrels or judged with a negative grade is dropped. Default false.
+   */
+  judgedOnly?: boolean;
   /** Ties: "trec_eval" (score desc, then docno desc — default) or "input" (the run's order as given). */
   ties?: "trec_eval" | "input";
   /** Documents in the collection (trec_eval `-N`; `utility` only). */
   collectionSize?: number;
   /** Measures and settings of another tool: "haystack", "graphrag", "graphrag@k", "trec_eval". */
   profile?: string;
+  /**
+   * Whose meaning a measure name has where the tools' names collide (docs/eval.md "Measure names and
+   * dialects"): "trec_eval" (the default of evaluate and compareRuns(a, b): `recall` is recall_5 … recall_1000,
+   * `P` is P_5 … P_1000), "ranx" (the default of compareRuns with an array of runs: `recall` is recall over the
+   * whole ranking, `hits`/`hit_rate` likewise, `rbp.95`; an empty run is refused, as ranx refuses it) or
+   * "ir_measures" (its case-sensitive names as ir_measures reads them: `P`, `Recall` without @k are errors;
+   * every query of the qrels is evaluated; empty qrels give an empty result, as in ir_measures).
+   */
+  dialect?: "trec_eval" | "ranx" | "ir_measures";
   /** A document listed twice for a query: keep the first instead of failing (text and Map runs). */
   keepFirstDuplicate?: boolean;
   /**

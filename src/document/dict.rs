@@ -39,7 +39,7 @@ impl Document {
         out.insert(
             rename("embedding"),
             match &self.embedding {
-                Some(e) => Value::Array(e.iter().map(|&x| Value::from(x as f64)).collect()),
+                Some(e) => Value::Array(e.iter().map(|&x| Value::from(x)).collect()),
                 None => Value::Null,
             },
         );
@@ -123,8 +123,8 @@ impl Document {
     }
 }
 
-/// A list of numbers as an embedding.
-pub(crate) fn parse_embedding(value: &Value) -> Result<Vec<f32>> {
+/// A list of numbers as an embedding, each kept as the double it is (no float32 rounding).
+pub(crate) fn parse_embedding(value: &Value) -> Result<Vec<f64>> {
     let Value::Array(items) = value else {
         return Err(Error::invalid("embedding", format!("expected a list of numbers, got {}", json_type(value))));
     };
@@ -132,7 +132,7 @@ pub(crate) fn parse_embedding(value: &Value) -> Result<Vec<f32>> {
         .iter()
         .enumerate()
         .map(|(i, x)| match x.as_f64() {
-            Some(v) if v.is_finite() => Ok(v as f32),
+            Some(v) if v.is_finite() => Ok(v),
             _ => Err(Error::invalid(&format!("embedding[{i}]"), format!("expected a finite number, got {x}"))),
         })
         .collect()

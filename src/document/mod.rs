@@ -94,7 +94,9 @@ pub struct Document {
     pub meta: Map<String, Value>,
     /// The keys the id was hashed from; `None` means the content alone (Haystack's default).
     pub id_hash_keys: Option<Vec<IdHashKey>>,
-    pub embedding: Option<Vec<f32>>,
+    /// Doubles, as the caller gave them: a document's numbers come back bit for bit (`1.1` stays `1.1`, not
+    /// the float32 `1.100000023841858`); a ranker that computes in float32 narrows its own copy.
+    pub embedding: Option<Vec<f64>>,
 }
 
 impl Document {
@@ -112,7 +114,7 @@ impl Document {
         id: Option<String>,
         score: Option<f64>,
         meta: Map<String, Value>,
-        embedding: Option<Vec<f32>>,
+        embedding: Option<Vec<f64>>,
         id_hash_keys: Option<Vec<IdHashKey>>,
     ) -> Result<Self> {
         check_content(&content, content_type)?;
@@ -245,7 +247,7 @@ mod tests {
         assert!(e.message.starts_with("content"), "{}", e.message);
         let e = Document::build(json!("t"), ContentType::Text, None, Some(f64::NAN), Map::new(), None, None).unwrap_err();
         assert!(e.message.starts_with("score"));
-        let e = Document::build(json!("t"), ContentType::Text, None, None, Map::new(), Some(vec![1.0, f32::NAN]), None).unwrap_err();
+        let e = Document::build(json!("t"), ContentType::Text, None, None, Map::new(), Some(vec![1.0, f64::NAN]), None).unwrap_err();
         assert!(e.message.contains("index 1"));
         assert!(IdHashKey::parse("id_hash_keys[0]", "embedding").is_err());
     }

@@ -3,7 +3,7 @@
 
 use super::aggregate::{aggregate, AggregateContext};
 use super::intent_qrels::QueryIntents;
-use super::measure::{MeasureRequest, Metric};
+use super::measure::{Aggregation, Dialect, MeasureRequest, Metric};
 use super::measures::expected_reciprocal_rank::MAX_GRADE;
 use super::measures::intent_aware::IntentRanking;
 use super::measures::interpolated_precision::RecallRounding;
@@ -44,6 +44,9 @@ pub struct EvalOptions {
     pub collection_size: u64,
     /// trec_eval 10.0's rounding of recall levels (default) or 9.x's, which pytrec_eval embeds.
     pub recall_rounding: RecallRounding,
+    /// Whose rules hold for empty inputs: trec_eval and ranx refuse empty qrels, ranx an empty run too;
+    /// ir_measures answers empty qrels with no queries (and a NaN mean, as its `calc_aggregate`).
+    pub dialect: Dialect,
 }
 
 /// One query's values, parallel to [`Evaluation::measures`].
@@ -148,9 +151,23 @@ fn intent_documents(run: &Run, query_run: Option<&QueryRun>, intents: &QueryInte
 
 /// Evaluates `run` against `qrels` on every requested measure.
 pub fn evaluate(qrels: &Qrels, run: &Run, measures: &[MeasureRequest], options: &EvalOptions) -> Result<Evaluation> {
-    // trec_eval refuses empty qrels; an evaluation against nothing would report zeros that look like results
     if qrels.is_empty() {
+        // ir_measures gives an empty result in every provider: iter_calc yields nothing, and calc_aggregate's
+        // mean of nothing is NaN (numpy's), its sums (NumQ, NumRel…) 0
+        if options.dialect == Dialect::IrMeasures {
+            let of_nothing = |request: &MeasureRequest| match request.metric.aggregation() {
+                Aggregation::Sum | Aggregation::QueryCount => 0.0,
+                _ => f64::NAN,
+            };
+            let aggregate = measures.iter().map(|r| Value::Number(of_nothing(r))).collect();
+            return Ok(Evaluation { measures: measures.to_vec(), per_query: Vec::new(), aggregate, run_name: run.name.clone() });
+        }
+        // trec_eval and ranx refuse empty qrels; an evaluation against nothing would report zeros that look like results
         return Err(Error::invalid("qrels", "no queries: empty qrels judge nothing"));
+    }
+    if run.is_empty() && options.dialect == Dialect::Ranx {
+        // ranx 0.3.21 stops on an empty run (its Run has no queries to take the max over)
+        return Err(Error::invalid("run", "no queries: ranx refuses an empty run (give the dialect \"trec_eval\" or \"ir_measures\" to score it 0)"));
     }
     check_requirements(qrels, measures)?;
     // one ranking per distinct setting: ir_measures' rel= and judged_only= rank the query again, as its

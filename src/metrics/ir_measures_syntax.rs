@@ -44,6 +44,11 @@ const COMPUTED: &[&str] = &[
     "AP_IA", "MAP_IA", "NRBP", "nNRBP",
 ];
 
+/// ir_measures 0.4.3's registered measure names (`ir_measures.measures.registry`), computed by rerankit or not.
+pub fn registry_names() -> Vec<&'static str> {
+    COMPUTED.iter().chain(NOT_COMPUTED).copied().collect()
+}
+
 /// Whether `name` (without parameters or cutoff) is a measure name of ir_measures' registry.
 pub fn is_ir_measures_name(name: &str) -> bool {
     COMPUTED.contains(&name) || NOT_COMPUTED.contains(&name)

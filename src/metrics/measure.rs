@@ -222,6 +222,70 @@ pub const ALL_TREC: &[&str] = &[
 pub const SET: &[&str] =
     &["runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall", "set_relative_P", "set_map", "set_F"];
 
+/// Whose meaning a measure name has where trec_eval's, ranx's and ir_measures' names collide (`recall` is
+/// trec_eval's `recall_5 … recall_1000` but ranx's recall over the whole ranking; `P` is trec_eval's `P_5 … P_1000`
+/// but an error in ir_measures, which needs `P@k`). A name only one tool knows means what that tool computes in
+/// every dialect; [`colliding_names`] lists the others.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+pub enum Dialect {
+    /// trec_eval's families and nicknames first, then the other tools' names (rerankit's historical reading).
+    #[default]
+    #[serde(rename = "trec_eval")]
+    TrecEval,
+    /// ranx 0.3.21's names ([`RANX_NAMES`], `name@k`, `rbp.95`) as ranx computes them, then the trec_eval
+    /// dialect's reading for any other name.
+    #[serde(rename = "ranx")]
+    Ranx,
+    /// ir_measures 0.4.3's registered names, spelt as ir_measures spells them (case matters), as its
+    /// `parse_measure` and default providers read them; then the trec_eval dialect's reading.
+    #[serde(rename = "ir_measures")]
+    IrMeasures,
+}
+
+impl Dialect {
+    pub const ALL: [Dialect; 3] = [Dialect::TrecEval, Dialect::Ranx, Dialect::IrMeasures];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::TrecEval => "trec_eval",
+            Dialect::Ranx => "ranx",
+            Dialect::IrMeasures => "ir_measures",
+        }
+    }
+
+    /// The measure names this tool itself defines (without cutoffs or parameters).
+    pub fn names(self) -> Vec<&'static str> {
+        match self {
+            Dialect::TrecEval => FAMILIES.iter().chain(&["official", "all_trec", "set"]).copied().collect(),
+            Dialect::Ranx => RANX_NAMES.to_vec(),
+            Dialect::IrMeasures => super::ir_measures_syntax::registry_names(),
+        }
+    }
+}
+
+/// ranx 0.3.21's measure names (`metric_switch` in ranx/metrics/__init__.py); each also takes `@k`, and `rbp`
+/// needs its persistence (`rbp.95`). Without `@k`, ranx's k is 0: the whole ranking.
+pub const RANX_NAMES: &[&str] = &[
+    "hits", "hit_rate", "precision", "recall", "f1", "r-precision", "mrr", "map", "dcg", "dcg_burges", "ndcg",
+    "ndcg_burges", "bpref", "rbp",
+];
+
+/// The cutoff of ranx's names written without `@k`: the whole ranking (`hits`, `hit_rate`).
+pub const WHOLE_RANKING: u32 = u32::MAX;
+
+/// Names of the three tools' tables ([`Dialect::names`]) that rerankit reads differently in different
+/// dialects: the names a caller must say the dialect of.
+pub fn colliding_names() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Dialect::ALL.iter().flat_map(|d| d.names()).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.retain(|name| {
+        let readings: Vec<Option<Vec<Metric>>> = Dialect::ALL.iter().map(|&d| Metric::parse_all_in(name, d).ok()).collect();
+        readings.windows(2).any(|w| w[0] != w[1])
+    });
+    names
+}
+
 const DEFAULT_CUTOFFS: &[u32] = &[5, 10, 15, 20, 30, 100, 200, 500, 1000];
 const DEFAULT_RECALL_LEVELS: &[f64] = &[0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0];
 const DEFAULT_RPREC_FACTORS: &[f64] = &[0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0];
@@ -253,6 +317,7 @@ impl Metric {
             Metric::NdcgCut(k) => format!("ndcg_cut_{k}"),
             Metric::MapCut(k) => format!("map_cut_{k}"),
             Metric::RelativeP(k) => format!("relative_P_{k}"),
+            Metric::Success(WHOLE_RANKING) => "hit_rate".to_string(),
             Metric::Success(k) => format!("success_{k}"),
             Metric::SetF { printable, .. } => with_params("set_F", printable),
             Metric::Rbp(g) => with_params("rbp", &g.printable),
@@ -261,6 +326,7 @@ impl Metric {
             Metric::RecipRankCut(k) => format!("mrr@{k}"),
             Metric::NdcgBurges => "ndcg_burges".to_string(),
             Metric::NdcgBurgesCut(k) => format!("ndcg_burges@{k}"),
+            Metric::Hits(WHOLE_RANKING) => "hits".to_string(),
             Metric::Hits(k) => format!("hits@{k}"),
             Metric::F1Cut(k) => format!("f1@{k}"),
             Metric::Haystack(m) => format!("haystack.{}", m.haystack_name()),
@@ -421,9 +487,32 @@ impl Metric {
     }
 
     /// Parses one measure name (either style) into the measures it stands for: `P.5,10` and nicknames such as
-    /// `official` stand for several.
+    /// `official` stand for several. Colliding names are read as trec_eval's ([`Dialect::TrecEval`]).
     pub fn parse_all(name: &str) -> Result<Vec<Metric>> {
+        Metric::parse_all_in(name, Dialect::TrecEval)
+    }
+
+    /// [`Metric::parse_all`] with the meaning `dialect` gives a name its tool defines.
+    pub fn parse_all_in(name: &str, dialect: Dialect) -> Result<Vec<Metric>> {
         let name = name.trim();
+        match dialect {
+            Dialect::TrecEval => {}
+            Dialect::Ranx => {
+                if let Some(metric) = parse_ranx(name)? {
+                    return Ok(vec![metric]);
+                }
+            }
+            Dialect::IrMeasures => {
+                let measure = name.split(['(', '@']).next().unwrap_or(name).trim();
+                if is_ir_measures_name(measure) {
+                    return Ok(vec![parse_ir_measure(name)?]);
+                }
+            }
+        }
+        Metric::parse_trec_eval_first(name)
+    }
+
+    fn parse_trec_eval_first(name: &str) -> Result<Vec<Metric>> {
         if name.is_empty() {
             return Err(Error::invalid("measure", "empty measure name"));
         }
@@ -491,10 +580,15 @@ pub struct MeasureRequest {
 
 /// Parses a list of measure names into requests, keeping the caller's order and dropping exact repeats.
 pub fn parse_measures<S: AsRef<str>>(names: &[S]) -> Result<Vec<MeasureRequest>> {
+    parse_measures_in(names, Dialect::TrecEval)
+}
+
+/// [`parse_measures`] in `dialect`.
+pub fn parse_measures_in<S: AsRef<str>>(names: &[S], dialect: Dialect) -> Result<Vec<MeasureRequest>> {
     let mut requests: Vec<MeasureRequest> = Vec::new();
     for name in names {
         let name = name.as_ref();
-        let metrics = Metric::parse_all(name)?;
+        let metrics = Metric::parse_all_in(name, dialect)?;
         let single = metrics.len() == 1;
         for metric in metrics {
             let key = if single { name.trim().to_string() } else { metric.name() };
@@ -732,7 +826,15 @@ fn parse_alias(name: &str) -> Option<Metric> {
         "r-precision" | "r_precision" | "rprec" => Metric::Rprec,
         "bpref" => Metric::Bpref,
         "f1" => Metric::SetF { beta: 1.0, printable: None },
-        "hits" | "numrelret" => Metric::NumRelRet,
+        // ranx's hits without k: relevant documents retrieved, averaged over queries as ranx averages it
+        // (ir_measures' NumRelRet, trec_eval's num_rel_ret, is summed)
+        "hits" => Metric::Hits(WHOLE_RANKING),
+        "hit_rate" => Metric::Success(WHOLE_RANKING),
+        // ir_measures' NumRelRet: relevance level 1 unless it says rel= (whatever the evaluation's level)
+        "numrelret" => Metric::Judging {
+            metric: Box::new(Metric::NumRelRet),
+            judging: Judging { relevance_level: Some(1), judged_only: false },
+        },
         "numret" => Metric::NumRet,
         "numrel" => Metric::NumRel,
         "numq" => Metric::NumQ,
@@ -742,6 +844,45 @@ fn parse_alias(name: &str) -> Option<Metric> {
         "recall_single_hit" => Metric::Haystack(HaystackMeasure::RecallSingleHit),
         _ => return None,
     })
+}
+
+/// A ranx name as ranx 0.3.21 reads it (`extract_metric_and_params`): `name`, `name@k` or `rbp.95`; `None` for a
+/// name that is not ranx's (ranx's names are lower case and case-sensitive).
+fn parse_ranx(name: &str) -> Result<Option<Metric>> {
+    let (family, cutoff) = match name.split_once('@') {
+        Some((family, cutoff)) => (family, Some(cutoff)),
+        None => (name, None),
+    };
+    if let Some(p) = family.strip_prefix("rbp.") {
+        // ranx reads `rbp.95` as p = float("0.95"): graded gains of the documents with grade ≥ 1, whole ranking
+        let p = parse_number(&format!("0.{p}"), name)?;
+        return Ok(Some(Metric::RbpGraded { p, cutoff: None }));
+    }
+    if !RANX_NAMES.contains(&family) {
+        return Ok(None);
+    }
+    if let Some(cutoff) = cutoff {
+        if matches!(family, "dcg" | "dcg_burges") {
+            return Err(Error::invalid("measure", format!("'{name}': ranx's {family}@k is not computed by rerankit")));
+        }
+        return parse_at_style(family, cutoff, name);
+    }
+    Ok(Some(match family {
+        "precision" => Metric::SetP,
+        "recall" => Metric::SetRecall,
+        "f1" => Metric::SetF { beta: 1.0, printable: None },
+        "r-precision" => Metric::Rprec,
+        "mrr" => Metric::RecipRank,
+        "map" => Metric::Map,
+        "dcg" => Metric::Dcg(GainPairs::default()),
+        "ndcg" => Metric::Ndcg(GainPairs::default()),
+        "ndcg_burges" => Metric::NdcgBurges,
+        "bpref" => Metric::Bpref,
+        "hits" => Metric::Hits(WHOLE_RANKING),
+        "hit_rate" => Metric::Success(WHOLE_RANKING),
+        "rbp" => return Err(Error::invalid("measure", format!("'{name}': ranx's rbp needs its persistence (rbp.95)"))),
+        _ => return Err(Error::invalid("measure", format!("'{name}': ranx's {family} is not computed by rerankit"))),
+    }))
 }
 
 /// `name@k` (ranx / ir_measures); `None` for a family these names do not know (ir_measures' own names).

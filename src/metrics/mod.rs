@@ -38,7 +38,7 @@ pub mod trec_format;
 
 pub use evaluation::{evaluate, EvalOptions, Evaluation, QueryEvaluation, QueryScope};
 pub use intent_qrels::IntentQrels;
-pub use measure::{parse_measures, HaystackMeasure, Judging, MeasureRequest, Metric};
+pub use measure::{colliding_names, parse_measures, parse_measures_in, Dialect, HaystackMeasure, Judging, MeasureRequest, Metric};
 pub use measures::interpolated_precision::RecallRounding;
 pub use measures::Value;
 pub use options::EvaluateOptions;

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 
 use super::comparison::PermutationSettings;
-use super::{parse_measures, profile, EvalOptions, IntentQrels, MeasureRequest, QueryScope, Qrels, RecallRounding, TiePolicy};
+use super::{parse_measures_in, profile, Dialect, EvalOptions, IntentQrels, MeasureRequest, QueryScope, Qrels, RecallRounding, TiePolicy};
 use crate::error::{Error, Result};
 
 pub use super::comparison::MAX_TRIALS;
@@ -19,11 +19,16 @@ pub struct EvaluateOptions {
     pub scope: Option<QueryScope>,
     /// Keep the top n of each query after ranking (trec_eval `-M`).
     pub max_results: Option<usize>,
+    /// Rank only the retrieved documents judged with a grade ≥ 0 (trec_eval `-J`).
+    pub judged_only: Option<bool>,
     pub ties: Option<TiePolicy>,
     /// Documents in the collection (trec_eval `-N`).
     pub collection_size: Option<u64>,
     /// The measures and settings of another tool (see [`profile`]).
     pub profile: Option<String>,
+    /// Whose meaning a colliding measure name has ([`Dialect`]); "ir_measures" also evaluates every query of
+    /// the qrels (ir_measures' scope) unless `scope` or `complete` says otherwise.
+    pub dialect: Option<Dialect>,
     /// A run's repeated document keeps its first score instead of being an error (read when a run is parsed).
     pub keep_first_duplicate: Option<bool>,
     pub recall_rounding: Option<RecallRounding>,
@@ -45,8 +50,13 @@ impl EvaluateOptions {
             }
             None => (Vec::new(), EvalOptions::default()),
         };
+        let dialect = self.dialect.unwrap_or_default();
         if !measures.is_empty() {
-            requests = parse_measures(measures)?;
+            requests = parse_measures_in(measures, dialect)?;
+        }
+        eval.dialect = dialect;
+        if dialect == Dialect::IrMeasures {
+            eval.scope = QueryScope::AllQrels;
         }
         if requests.is_empty() {
             return Err(Error::invalid("measures", "no measure given (pass names such as ['map', 'ndcg@10'], or options.profile)"));
@@ -56,6 +66,9 @@ impl EvaluateOptions {
         }
         if let Some(max) = self.max_results {
             eval.ranking.max_results = Some(max);
+        }
+        if let Some(judged_only) = self.judged_only {
+            eval.ranking.judged_only = judged_only;
         }
         if let Some(size) = self.collection_size {
             eval.collection_size = size;

@@ -69,8 +69,8 @@ pub struct RankingOptions {
     pub ties: TiePolicy,
     /// Keep only the top n after ranking (trec_eval `-M`).
     pub max_results: Option<usize>,
-    /// Drop retrieved documents the qrels do not mention, after the `-M` cut (trec_eval `-J`, ir_measures'
-    /// `judged_only=True`).
+    /// Drop retrieved documents the qrels do not mention or judge with a negative grade, after the `-M` cut
+    /// (trec_eval `-J`, ir_measures' `judged_only=True`).
     pub judged_only: bool,
 }
 
@@ -169,8 +169,10 @@ pub fn rank_query(
         workspace.order.truncate(max);
     }
     if options.judged_only {
+        // trec_eval 10.0's form_res_rels keeps `rel >= 0` only: a document judged with a negative grade ("in
+        // the pool but unjudged", UNJUDGED_IN_POOL) goes as one absent from the qrels does.
         let rel_of_entry = &workspace.rel_of_entry;
-        workspace.order.retain(|&i| rel_of_entry[i as usize] != NOT_IN_POOL);
+        workspace.order.retain(|&i| rel_of_entry[i as usize] >= 0);
     }
     // Relevance by rank and counts.
     out.rels.clear();

@@ -1,4 +1,4 @@
-//! trec_eval's command line (`trec_eval [-q] [-c] [-n] [-l N] [-M N] [-N N] [-m measure[.params]]... QRELS RUN`),
+//! trec_eval's command line (`trec_eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [-m measure[.params]]... QRELS RUN`),
 //! shared by the native `rerankit-eval` binary and the Node `rerankit eval` command.
 
 use super::evaluation::{evaluate, EvalOptions, QueryScope};
@@ -30,7 +30,7 @@ pub struct TrecEvalArgs {
 
 /// trec_eval's usage line.
 pub const USAGE: &str =
-    "Usage: rerankit eval [-q] [-c] [-n] [-l N] [-M N] [-N N] [--intents FILE] {-m measure[.params]}* QRELS RUN";
+    "Usage: rerankit eval [-q] [-c] [-n] [-J] [-l N] [-M N] [-N N] [--intents FILE] {-m measure[.params]}* QRELS RUN";
 
 fn number<T: std::str::FromStr>(option: &str, text: &str) -> Result<T> {
     text.trim().parse().map_err(|_| Error::invalid(option, format!("expected an integer, got '{text}'")))
@@ -54,6 +54,7 @@ impl TrecEvalArgs {
                     "query_eval_wanted" => 'q',
                     "complete_rel_info_wanted" => 'c',
                     "nosummary" => 'n',
+                    "Judged_docs_only" => 'J',
                     "measure" => 'm',
                     "level_for_rel" => 'l',
                     "Max_retrieved_per_topic" => 'M',
@@ -132,6 +133,7 @@ impl TrecEvalArgs {
             ('q', None) => self.per_query = true,
             ('c', None) => self.options.scope = QueryScope::AllQrels,
             ('n', None) => self.no_summary = true,
+            ('J', None) => self.options.ranking.judged_only = true,
             ('m', Some(v)) => self.measures.push(v.to_string()),
             ('l', Some(v)) => self.options.ranking.relevance_level = number("-l", v)?,
             ('M', Some(v)) => {
@@ -139,7 +141,7 @@ impl TrecEvalArgs {
                 self.options.ranking.max_results = Some(max.max(0) as usize);
             }
             ('N', Some(v)) => self.options.collection_size = number("-N", v)?,
-            ('J' | 'D' | 'R' | 'T' | 'Z' | 'o' | 'h' | 'v', _) => {
+            ('D' | 'R' | 'T' | 'Z' | 'o' | 'h' | 'v', _) => {
                 return Err(Error::unsupported(format!("trec_eval option '-{flag}' is not supported by rerankit")))
             }
             _ => return Err(Error::invalid("arguments", format!("unknown option '-{flag}'\n{USAGE}"))),

@@ -13,14 +13,24 @@ fn line(out: &mut String, name: &str, qid: &str, value: &str) {
     let _ = writeln!(out, "{name:<22}\t{qid}\t{value}");
 }
 
+/// `%6.4f`. A NaN (0/0 in trec_eval, e.g. `iprec_at_recall` with nothing retrieved) prints as glibc prints
+/// the default NaN of x86-64 division, whose sign bit is set: `  -nan`.
+fn fixed(x: f64) -> String {
+    if x.is_nan() {
+        format!("{:>6}", "-nan")
+    } else {
+        format!("{x:6.4}")
+    }
+}
+
 /// A value as trec_eval prints it.
 fn formatted(metric: &Metric, value: &Value, per_query: bool) -> String {
     match (metric.value_kind(), value) {
         (ValueKind::Count, Value::Number(x)) => format!("{}", x.trunc() as i64),
-        (ValueKind::Real, Value::Number(x)) => format!("{x:6.4}"),
+        (ValueKind::Real, Value::Number(x)) => fixed(*x),
         (_, Value::Text(text)) if per_query && matches!(metric, Metric::Relstring { .. }) => format!("'{text}'"),
         (_, Value::Text(text)) => text.clone(),
-        (_, Value::Number(x)) => format!("{x:6.4}"),
+        (_, Value::Number(x)) => fixed(*x),
     }
 }
 

@@ -135,10 +135,12 @@ impl DiversityRanker {
         if documents.is_empty() {
             return Ok(Vec::new());
         }
-        let mut vectors = Vec::with_capacity(documents.len());
+        // Documents keep their embeddings as doubles; the ranker compares float32 vectors, as it always has
+        // (the query embedding is float32 too), so each document's is narrowed here.
+        let mut vectors: Vec<Vec<f32>> = Vec::with_capacity(documents.len());
         for (i, doc) in documents.iter().enumerate() {
             match &doc.embedding {
-                Some(e) => vectors.push(e.as_slice()),
+                Some(e) => vectors.push(e.iter().map(|&x| x as f32).collect()),
                 None => {
                     return Err(Error::invalid(
                         &format!("{path}[{i}].embedding"),
@@ -151,6 +153,7 @@ impl DiversityRanker {
                 }
             }
         }
+        let vectors: Vec<&[f32]> = vectors.iter().map(Vec::as_slice).collect();
         diversity_order(query_embedding, &vectors, self.similarity, self.strategy, self.top_k)
             .map_err(|e| Error::new(e.code, e.message.replacen("documents[", &format!("{path}["), 1)))
     }

@@ -228,8 +228,11 @@ fn no_panic_on_odd_input() {
                     }
                     let e = evaluate(&qrels, &run, &all, &options).unwrap();
                     for (i, value) in e.per_query.iter().flat_map(|q| q.values.iter().enumerate()).chain(e.aggregate.iter().enumerate()) {
+                        // with nothing retrieved (-M 0) trec_eval 10.0's interpolated precision is 0/0: it prints -nan
+                        let key = &e.measures[i].key;
+                        let zero_over_zero = max_results == Some(0) && (key.starts_with("iprec_at_recall") || key == "11pt_avg");
                         if let Value::Number(x) = value {
-                            assert!(!x.is_nan(), "NaN for {} with {scope:?} {max_results:?} {qrels_t:?} {run_t:?}", e.measures[i].key);
+                            assert!(!x.is_nan() || zero_over_zero, "NaN for {key} with {scope:?} {max_results:?} {qrels_t:?} {run_t:?}");
                         }
                     }
                 }

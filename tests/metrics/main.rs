@@ -8,3 +8,6 @@ mod collection;
 mod ir_measures;
 mod compare;
 mod optimize_fusion;
+mod float_text;
+mod judged_only;
+mod dialects;

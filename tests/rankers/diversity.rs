@@ -33,7 +33,7 @@ fn documents(vectors: &[&[f32]]) -> Vec<Document> {
         .map(|(i, v)| {
             let mut d = Document::new(format!("doc {i}"));
             d.id = format!("d{i}");
-            d.embedding = Some(v.to_vec());
+            d.embedding = Some(v.iter().copied().map(f64::from).collect());
             d
         })
         .collect()

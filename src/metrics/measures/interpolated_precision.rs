@@ -3,7 +3,9 @@
 //! Interpolated precision at rank i is max_{j ≥ i} P(j). At recall level x, trec_eval 10.0 takes the
 //! c-th relevant retrieved document with c = round(x × R) (`lround`; trec_eval 9.x — and so pytrec_eval —
 //! used ⌊x·R + 0.9⌋, [`RecallRounding::TrecEval9`]) and reports the interpolated precision at its rank; 0 when
-//! fewer than c relevant documents were retrieved. c = 0 behaves as the first relevant document.
+//! fewer than c relevant documents were retrieved. c = 0 behaves as the first relevant document. With nothing
+//! retrieved (every document thrown out by `-J`, or `-M 0`) trec_eval's starting precision is 0/0: NaN at the
+//! levels with c = 0, 0 at the others.
 
 /// How a recall level becomes a number of relevant documents.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
@@ -31,7 +33,11 @@ use crate::metrics::ranking::RankedRelevance;
 
 /// Interpolated precision at each recall level of `levels`, computed from one backward pass.
 pub fn interpolated_precision_at_recalls(r: &RankedRelevance, levels: &[f64], rounding: RecallRounding) -> Vec<f64> {
-    if r.num_rel_ret == 0 || r.num_ret == 0 {
+    if r.num_ret == 0 {
+        // trec_eval starts from num_rel_ret / num_ret = 0/0 and gives it to every level it reaches (c = 0)
+        return levels.iter().map(|&level| if rounding.relevant_count(level, r.num_rel) > 0.0 { 0.0 } else { f64::NAN }).collect();
+    }
+    if r.num_rel_ret == 0 {
         return vec![0.0; levels.len()];
     }
     // best_from_relevant[c - 1] = max precision over ranks ≥ rank of the c-th relevant retrieved document.
