@@ -103,7 +103,7 @@ export interface EvaluateOptions {
    * dialects"): "trec_eval" (the default of evaluate and compareRuns(a, b): `recall` is recall_5 … recall_1000,
    * `P` is P_5 … P_1000), "ranx" (the default of compareRuns with an array of runs: `recall` is recall over the
    * whole ranking, `hits`/`hit_rate` likewise, `rbp.95`; an empty run is refused, as ranx refuses it) or
-   * "ir_measures" (its case-sensitive names as ir_measures reads them: `P`, `Recall` without @k are errors;
+   * "ir_measures" (its case-sensitive names as ir_measures reads them: `P`, `Recall` without `@k` are errors;
    * every query of the qrels is evaluated; empty qrels give an empty result, as in ir_measures).
    */
   dialect?: "trec_eval" | "ranx" | "ir_measures";
