@@ -68,7 +68,7 @@ export async function main(args: string[]): Promise<number> {
     return 2;
   }
   await import("./node.js"); // instantiates the wasm core
-  const { compareRuns } = await import("./metrics.js");
+  const { compareRuns } = await import("./comparison.js");
   let texts: Uint8Array[];
   try {
     texts = files.map((f) => readFileSync(f));

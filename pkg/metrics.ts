@@ -9,7 +9,6 @@
 import * as wasm from "./wasm/rerankit.js";
 import { invalidArgument } from "./errors.js";
 import { OwnedWasm, notMadeByRerankit } from "./runtime.js";
-import { compareMany, type CompareRunsOptions, type RunComparison } from "./comparison.js";
 
 /** Parsed relevance judgements (reusable across evaluate calls). */
 export class ParsedQrels {
@@ -265,7 +264,8 @@ export function evaluate(qrels: QrelsInput, run: RunInput, measures?: string | s
   }
 }
 
-function wasmOptions(options: object | null | undefined): Record<string, unknown> {
+/** @internal `evaluate`'s options as the wasm call takes them (compareRuns shares them). */
+export function wasmOptions(options: object | null | undefined): Record<string, unknown> {
   if (options === null || options === undefined) return {};
   if (typeof options !== "object") invalidArgument("options", "expected an object");
   const { keepFirstDuplicate: _ignored, ...rest } = options as Record<string, unknown>;
@@ -293,80 +293,6 @@ function shape(raw: RawEvaluation): Evaluation {
     perQuery[qid] = rows[q];
   });
   return { aggregate, perQuery, runName: raw.runName };
-}
-
-/** Options of `compareRuns` for two runs, beside `evaluate`'s. */
-export interface CompareOptions extends EvaluateOptions {
-  /** Permutations of Fisher's randomisation test (default 1000, as ranx). */
-  trials?: number;
-  /** Its seed, numpy's legacy seed 0 ≤ s < 2³² (default 42): the same seed gives ranx's p-value. */
-  seed?: number;
-}
-
-/** Two runs compared on one measure. */
-export interface MeasureComparison {
-  /** Run a's mean. */
-  meanA: number;
-  /** Run b's mean. */
-  meanB: number;
-  /** meanB − meanA. */
-  delta: number;
-  /** Query id → values and difference (b − a); a query evaluated for one run only counts 0 for the other. */
-  perQuery: Record<string, { a: number; b: number; delta: number }>;
-  /** Paired Student's t-test, two-sided. */
-  tTest: { statistic: number; pValue: number };
-  /** Fisher's randomisation test as ranx draws it: fraction of permutations with |mean difference| ≥ the observed one. */
-  permutation: { pValue: number; trials: number; seed: number };
-}
-
-interface RawComparison {
-  key: string;
-  meanA: number;
-  meanB: number;
-  qids: string[];
-  a: Float64Array;
-  b: Float64Array;
-  tTest: { statistic: number; pValue: number };
-  permutation: { pValue: number; trials: number; seed: number };
-}
-
-/**
- * Compares N runs like ranx's `compare`: `compareRuns(qrels, [run1, run2, …], measures, {statTest, maxP, …})`
- * gives each pair's p-value under one test and ranx's report tables (pkg/comparison.ts).
- */
-export function compareRuns(qrels: QrelsInput, runs: RunInput[], measures?: string | string[], options?: CompareRunsOptions): RunComparison;
-/** Compares run B with run A on each measure: means, per-query deltas, paired t-test, Fisher's test (ranx's draws). */
-export function compareRuns(qrels: QrelsInput, runA: RunInput, runB: RunInput, measures?: string | string[], options?: CompareOptions): Record<string, MeasureComparison>;
-export function compareRuns(
-  qrels: QrelsInput,
-  runA: RunInput | RunInput[],
-  runB?: RunInput | string | string[],
-  measures?: string | string[] | CompareRunsOptions,
-  options: CompareOptions = {},
-): Record<string, MeasureComparison> | RunComparison {
-  if (Array.isArray(runA)) return compareMany(qrels, runA, runB as string | string[] | undefined, measures as CompareRunsOptions | undefined);
-  const keepFirst = options?.keepFirstDuplicate === true;
-  const [q, ownQ] = qrelsHandle(qrels);
-  const owned: ParsedRun[] = [];
-  try {
-    const [a, ownA] = runHandle(runA, "runA", keepFirst);
-    if (ownA) owned.push(a);
-    const [b, ownB] = runHandle(runB as RunInput, "runB", keepFirst);
-    if (ownB) owned.push(b);
-    const raw = wasm.metricsCompare(q.handle, a.handle, b.handle, (measures as string | string[] | undefined) ?? null, wasmOptions(options)) as RawComparison[];
-    const out: Record<string, MeasureComparison> = {};
-    for (const c of raw) {
-      const perQuery: MeasureComparison["perQuery"] = {};
-      c.qids.forEach((qid, i) => {
-        perQuery[qid] = { a: c.a[i], b: c.b[i], delta: c.b[i] - c.a[i] };
-      });
-      out[c.key] = { meanA: c.meanA, meanB: c.meanB, delta: c.meanB - c.meanA, perQuery, tTest: c.tTest, permutation: c.permutation };
-    }
-    return out;
-  } finally {
-    if (ownQ) q.free();
-    for (const r of owned) r.free();
-  }
 }
 
 /** @internal The `rerankit eval` command: the qrels and run operands of a trec_eval command line. */

@@ -9,8 +9,7 @@
 
 use std::collections::HashMap;
 
-use super::qrels::without_bom;
-use super::text_lines::field_lines;
+use super::text_lines::{field_lines, without_bom};
 use crate::error::{Error, Result};
 
 /// One judged document of one query: its grade per subtopic.

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use super::docno_arena::{DocnoArena, DocnoSpan};
 use super::intent_qrels::IntentQrels;
-use super::text_lines::field_lines;
+use super::text_lines::{field_lines, without_bom};
 use crate::error::{Error, Result};
 
 /// One judged document of one query.
@@ -203,10 +203,4 @@ impl QrelsBuilder {
         self.queries.sort_by(|a, b| a.qid.as_bytes().cmp(b.qid.as_bytes()));
         Ok(Qrels { docnos: self.docnos, queries: self.queries, intents: None })
     }
-}
-
-/// The text without a leading UTF-8 byte-order mark. trec_eval would read the mark as part of the first qid (and
-/// then refuse the file or misjudge the query); editors on Windows write one, and no qid starts with U+FEFF.
-pub(crate) fn without_bom(text: &str) -> &str {
-    text.strip_prefix('\u{feff}').unwrap_or(text)
 }

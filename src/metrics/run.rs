@@ -73,7 +73,7 @@ impl Run {
     /// Parses TREC run text: `qid Q0 docno rank score tag` per line (further fields ignored, as trec_eval
     /// does); blank lines and lines starting with `#` are skipped. Errors name the line.
     pub fn parse(text: &str, duplicates: DuplicatePolicy) -> Result<Run> {
-        let text = super::qrels::without_bom(text);
+        let text = super::text_lines::without_bom(text);
         let mut builder = RunBuilder::with_capacity(text.len() / 3, duplicates);
         let mut name = "";
         for (line_number, [qid, _q0, docno, _rank, score, tag], count) in field_lines::<6>(text) {

@@ -2,6 +2,13 @@
 //! separated by ASCII whitespace, lines by `\n` (a trailing `\r` is whitespace); blank lines and lines whose
 //! first non-blank character is `#` are skipped (trec_eval 10.0's comment lines).
 
+/// The text without a leading UTF-8 byte-order mark (qrels, runs and intent qrels alike). trec_eval would read the
+/// mark as part of the first qid (and then refuse the file or misjudge the query); editors on Windows write one, and
+/// no qid starts with U+FEFF.
+pub(crate) fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
 /// ASCII whitespace other than the line feed.
 #[inline]
 fn is_blank(b: u8) -> bool {
