@@ -7,9 +7,13 @@
 //!
 //! ranx names that differ from trec_eval's measure of the same word map to what ranx computes: `map@k` is
 //! trec_eval's `map_cut_k`, `mrr@k` stops at rank k ([`Metric::RecipRankCut`]), `ndcg@k` is `ndcg_cut_k`
-//! (gain = grade), `ndcg_burges@k` uses gain 2^grade − 1, `recall` and `precision` without k are the set
-//! measures. ranx breaks score ties its own way; rerankit always uses the [`TiePolicy`](super::TiePolicy)
-//! chosen.
+//! (gain = grade), `ndcg_burges@k` uses gain 2^grade − 1, `precision`, `hits` and `hit_rate` without k are
+//! over the whole ranking. ranx breaks score ties its own way; rerankit always uses the
+//! [`TiePolicy`](super::TiePolicy) chosen.
+//!
+//! A name two tools define with different meanings (`recall`: trec_eval's `recall_5 … recall_1000`, ranx's
+//! recall over the whole ranking) is read in the caller's [`Dialect`]; [`colliding_names`] enumerates them from
+//! the tools' name tables.
 
 use std::fmt;
 

@@ -125,3 +125,22 @@ test("CLI: a missing --config file is an error message, not a stack trace", () =
   assert.match(out.stderr, /missing\.yaml/);
   assert.doesNotMatch(out.stderr, /\n\s+at /);
 });
+
+test("numbers read from JSONL text are the doubles JSON.parse gives, bit for bit (issue #41)", () => {
+  // upstream_1's responses carry elapsed_sec 12.084330081939697, which serde_json's default float reading made
+  // 12.084330081939695
+  let compared = 0;
+  let known = false;
+  for (const c of manifest.evaluation.filter((c) => c.config === null && c.responses.endsWith(".jsonl"))) {
+    const responses = text(c.responses);
+    const given = new Map(responses.split("\n").filter((l) => l.trim().startsWith("{")).map((l) => JSON.parse(l)).map((r) => [r.question_id, r]));
+    for (const result of evaluateAgent(text(c.reference), responses)) {
+      const response = given.get(result.question_id);
+      if (response === undefined || typeof response.elapsed_sec !== "number") continue;
+      assert.ok(Object.is(result.elapsed_sec, response.elapsed_sec), `${c.name}: ${result.elapsed_sec} vs ${response.elapsed_sec}`);
+      compared++;
+      known ||= response.elapsed_sec === 12.084330081939697;
+    }
+  }
+  assert.ok(compared >= 10 && known, `${compared} values compared`);
+});

@@ -65,3 +65,17 @@ test("labels and multilabels aggregate as Haystack does", () => {
   assert.deepEqual(Label.fromDict(l.toDict()).toDict(), l.toDict());
   assert.match(version(), /^\d+\.\d+\.\d+/);
 });
+
+test("an embedding's numbers come back bit for bit (doubles, not float32; issue #41)", () => {
+  const doc = new Document({ content: "t", embedding: [1.1, 12.084330081939697, 1e-300, -0.1] });
+  assert.ok(doc.embedding instanceof Float64Array);
+  assert.deepEqual(Array.from(doc.embedding), [1.1, 12.084330081939697, 1e-300, -0.1]);
+  assert.deepEqual(doc.toDict().embedding, [1.1, 12.084330081939697, 1e-300, -0.1]);
+  assert.deepEqual(JSON.parse(JSON.stringify(doc)).embedding, [1.1, 12.084330081939697, 1e-300, -0.1]);
+  const again = Document.fromDict(JSON.parse(JSON.stringify(doc.toDict())));
+  assert.deepEqual(Array.from(again.embedding), [1.1, 12.084330081939697, 1e-300, -0.1]);
+  // a Float32Array stays one: its values are float32 already
+  const f32 = new Document({ content: "t", embedding: new Float32Array([1.1, 0.5]) });
+  assert.ok(f32.embedding instanceof Float32Array);
+  assert.deepEqual(Array.from(f32.embedding), Array.from(new Float32Array([1.1, 0.5])));
+});

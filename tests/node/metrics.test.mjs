@@ -198,3 +198,61 @@ test("evaluate: a Map of documents with ids that are not strings is INVALID_ARGU
     assert.throws(() => evaluate(qrels, run, ["map"]), (e) => e instanceof RerankitError && e.code === "INVALID_ARGUMENT" && /run\["q1"\]: document ids must be strings/.test(e.message), String(key));
   }
 });
+
+// ------------------------------------------------------------------------------ issue #41
+
+const judgedDir = path.join(root, "tests", "fixtures", "judged_only");
+
+test("CLI -J on qrels with negative grades prints what trec_eval 10.0 prints (tests/fixtures/judged_only)", () => {
+  for (const [expected, args] of [["out.aq", ["-m", "all_trec", "-q"]], ["out.aqJ", ["-m", "all_trec", "-q", "-J"]],
+    ["out.aqJM5", ["-m", "all_trec", "-q", "-J", "-M5"]], ["out.aqJl2", ["-m", "all_trec", "-q", "-J", "-l2"]]]) {
+    const out = execFileSync(process.execPath, [cli, "eval", ...args, "qrels.trec", "run.trec"], { cwd: judgedDir, encoding: "utf8" });
+    assert.equal(out, readFileSync(path.join(judgedDir, expected), "utf8"), expected);
+  }
+});
+
+test("evaluate judgedOnly and judged_only=True drop negatively graded documents (pytrec_eval, ir_measures)", () => {
+  const qrels = readFileSync(path.join(judgedDir, "qrels.trec"), "utf8");
+  const run = readFileSync(path.join(judgedDir, "run.trec"), "utf8");
+  const pytrec = JSON.parse(readFileSync(path.join(judgedDir, "pytrec_eval.json"), "utf8"));
+  const names = Object.keys(pytrec.q1);
+  const ours = evaluate(qrels, run, names, { judgedOnly: true });
+  for (const [qid, values] of Object.entries(pytrec)) {
+    for (const name of names) assert.ok(Math.abs(ours.perQuery[qid][name] - values[name]) <= 1e-12, `${qid} ${name}`);
+  }
+  const irm = JSON.parse(readFileSync(path.join(judgedDir, "ir_measures.json"), "utf8"));
+  const byName = evaluate(qrels, run, Object.keys(irm.aggregate));
+  for (const [name, mean] of Object.entries(irm.aggregate)) assert.ok(Math.abs(byName.aggregate[name] - mean) <= 1e-12, name);
+});
+
+test("dialect: a ranx user's recall is ranx's; trec_eval's stays the default (tests/fixtures/collection/dialects)", () => {
+  const dir = path.join(root, "tests", "fixtures", "collection", "dialects");
+  const qrels = readFileSync(path.join(dir, "qrels.trec"), "utf8");
+  const run = readFileSync(path.join(dir, "run.trec"), "utf8");
+  const values = JSON.parse(readFileSync(path.join(dir, "values.json"), "utf8"));
+  const ranx = evaluate(qrels, run, ["recall", "hits", "hit_rate", "rbp.95"], { dialect: "ranx" });
+  assert.ok(Math.abs(ranx.aggregate.recall - values.ranx.recall.mean.recall) <= 1e-12);
+  assert.ok(Math.abs(ranx.aggregate["rbp.95"] - values.ranx["rbp.95"].mean["rbp.95"]) <= 1e-12);
+  const trec = evaluate(qrels, run, "recall");
+  assert.deepEqual(Object.keys(trec.aggregate), ["recall_5", "recall_10", "recall_15", "recall_20", "recall_30", "recall_100", "recall_200", "recall_500", "recall_1000"]);
+  throwsCode(() => evaluate(qrels, run, "P", { dialect: "ir_measures" }), "INVALID_ARGUMENT", /P needs a cutoff/);
+  throwsCode(() => evaluate(qrels, run, "rbp", { dialect: "ranx" }), "INVALID_ARGUMENT", /rbp\.95/);
+  throwsCode(() => evaluate(qrels, run, "map", { dialect: "ranks" }), "INVALID_ARGUMENT", /options\.dialect/);
+  // compareRuns with an array of runs is ranx's compare: ranx's names by default
+  const compared = compareRuns(qrels, [run, run], "recall", { names: ["a", "b"] });
+  assert.deepEqual(Object.keys(compared.measures), ["recall"]);
+  assert.ok(Math.abs(compared.measures.recall.means.a - values.ranx.recall.mean.recall) <= 1e-12);
+});
+
+test("empty inputs: ranx refuses them, ir_measures answers with an empty result, trec_eval keeps its rules", () => {
+  const qrels = { q1: { d1: 1, d2: 0 } };
+  const run = { q1: { d1: 0.5, d3: 0.25 } };
+  throwsCode(() => evaluate({}, run, "ndcg@10", { dialect: "ranx" }), "INVALID_ARGUMENT", /^qrels: /);
+  throwsCode(() => evaluate(qrels, {}, "ndcg@10", { dialect: "ranx" }), "INVALID_ARGUMENT", /^run: /);
+  const none = evaluate({}, run, ["nDCG@10", "NumQ"], { dialect: "ir_measures" });
+  assert.deepEqual(none.perQuery, {});
+  assert.deepEqual(none.aggregate, { NumQ: 0 });
+  const zeros = evaluate(qrels, {}, ["nDCG@10", "AP"], { dialect: "ir_measures" });
+  assert.deepEqual(zeros.perQuery, { q1: { "nDCG@10": 0, AP: 0 } });
+  throwsCode(() => evaluate({}, run, "map"), "INVALID_ARGUMENT", /^qrels: /);
+});
