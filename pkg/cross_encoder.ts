@@ -78,6 +78,21 @@ export interface RerankOptions {
   signal?: AbortSignal;
   /** `{done, total}` after each batch, counted in model inputs (a long document's chunks count one each). */
   onProgress?: ProgressHandler;
+  /**
+   * Score only the first this many documents of each list — your first-stage order — and return the others after
+   * them, unscored, in their order (each result then says `scored`). Default: all.
+   */
+  maxDocuments?: number | null;
+  /**
+   * A time budget for the whole call, in milliseconds (an edge function's CPU limit, a page's patience). The
+   * documents are scored in your order, batch by batch; no batch starts once the time is up or when the longest
+   * batch so far would end past it, and the call returns every document: the scored ones ranked first, the rest
+   * after them in your order, each result saying whether it was `scored`. On the CPU, inline and with workers; a
+   * model on WebGPU runs the call whole.
+   */
+  deadlineMs?: number | null;
+  /** The clock `deadlineMs` is measured on, in milliseconds. Default `performance.now`; give your own to test. */
+  clock?: () => number;
 }
 
 /** Options of `fromPretrained`: where the repo's files are ({@link HubOptions}) and everything `load` takes. */
@@ -183,8 +198,9 @@ async function pretrainedFiles(modelId: string, options: PretrainedOptions): Pro
 function callOptions(what: string, options: unknown, consumed: string[]): [unknown, CallControl] {
   if (options === null || typeof options !== "object" || Array.isArray(options)) return [options, new CallControl(what, undefined, undefined)];
   const { signal, onProgress, ...rest } = options as { signal?: unknown; onProgress?: unknown };
+  const clock = consumed.includes("clock") ? (rest as { clock?: unknown }).clock : undefined;
   for (const key of consumed) delete (rest as Record<string, unknown>)[key];
-  return [rest, new CallControl(what, signal, onProgress)];
+  return [rest, new CallControl(what, signal, onProgress, clock)];
 }
 
 /** A cross-encoder reranker: load once, rerank many times. The local {@link Ranker}. */
@@ -282,7 +298,7 @@ export class CrossEncoder implements Ranker<RerankOptions> {
   async #rank(queries: unknown, lists: readonly unknown[], nested: boolean, options: RerankOptions): Promise<{ index: number; score: number }[][]> {
     // returnDocuments is the wrapper's: it attaches the caller's own objects to the results. Anything but a plain
     // object goes to Rust untouched, which refuses it (spreading a long string would build an object per character).
-    const [wasmOptions, control] = callOptions("rerank", options, ["returnDocuments"]);
+    const [wasmOptions, control] = callOptions("rerank", options, ["returnDocuments", "clock"]);
     return guarded("rerank", () => this.#core.rerank(queries, lists, nested, wasmOptions, control));
   }
 

@@ -215,7 +215,10 @@ export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
     return this.serial(async () => {
       control.check();
       if (this.core.device !== "cpu") return this.whole(control, lists.reduce((n: number, l) => n + lengthOf(l), 0), () => this.core.rerank(queries, lists, nested, options));
-      return this.runWork(this.core.rerankWork(queries, lists, nested, options), control, (w) => w.finishRanking());
+      const work = this.core.rerankWork(queries, lists, nested, options);
+      // read after Rust has checked the options (a finite number ≥ 0, or absent)
+      control.setDeadline(typeof options === "object" && options !== null ? (options as { deadlineMs?: number | null }).deadlineMs : undefined);
+      return this.runWork(work, control, (w) => w.finishRanking());
     });
   }
 

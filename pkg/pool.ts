@@ -176,13 +176,16 @@ export class WorkerPool {
     const lane = async (worker: PoolWorker) => {
       while (next < batches && !failed) {
         control.check();
+        if (!control.mayStartBatch()) return;
         const i = next++;
+        const startedAt = control.now();
         const batch = work.batch(i);
         const batchRows = batch.inputIds.length / batch.len;
         const output = await control.race(worker.call({ op: "run", batch }, [batch.inputIds.buffer, batch.attentionMask.buffer, batch.tokenTypeIds.buffer]));
         if (failed) return;
         work.setOutput(i, output!);
         control.done(batchRows, rows);
+        control.timed(startedAt);
       }
     };
     const lanes = live.map((worker) => lane(worker).catch((e: unknown) => {
@@ -197,14 +200,21 @@ export class WorkerPool {
   }
 }
 
-/** A call's `signal` and `onProgress`, checked and reported between batches. */
+/** A call's `signal`, `onProgress` and time budget, checked and reported between batches. */
 export class CallControl {
   #signal: AbortSignal | undefined;
   #onProgress: ProgressHandler | undefined;
   #what: string;
   #done = 0;
+  #clock: () => number;
+  readonly #started: number;
+  #deadlineMs: number | undefined;
+  #longestBatch = 0;
 
-  constructor(what: string, signal: unknown, onProgress: unknown) {
+  constructor(what: string, signal: unknown, onProgress: unknown, clock?: unknown) {
+    if (clock !== undefined && typeof clock !== "function") invalidArgument("clock", "expected a function () => milliseconds");
+    this.#clock = clock === undefined ? () => performance.now() : () => Number((clock as () => unknown)());
+    this.#started = this.#clock();
     if (signal !== undefined && !(typeof signal === "object" && signal !== null && typeof (signal as AbortSignal).aborted === "boolean" && typeof (signal as AbortSignal).addEventListener === "function")) {
       invalidArgument("signal", "expected an AbortSignal");
     }
@@ -246,6 +256,32 @@ export class CallControl {
     this.#done += rows;
     this.#onProgress?.({ done: this.#done, total });
   }
+
+  /** The call's budget in milliseconds from its start (`deadlineMs`, already checked by Rust), if any. */
+  setDeadline(deadlineMs: number | null | undefined): void {
+    this.#deadlineMs = deadlineMs ?? undefined;
+  }
+
+  /** The clock's reading now (milliseconds). */
+  now(): number {
+    return this.#clock();
+  }
+
+  /**
+   * Whether another batch may start: always without a deadline; with one, not once the time is up, nor when the
+   * longest batch so far would end past it (a batch cannot be stopped halfway, and an edge function that runs past
+   * its CPU limit answers nothing).
+   */
+  mayStartBatch(): boolean {
+    if (this.#deadlineMs === undefined) return true;
+    const elapsed = this.#clock() - this.#started;
+    return elapsed < this.#deadlineMs && elapsed + this.#longestBatch <= this.#deadlineMs;
+  }
+
+  /** Records how long a batch took: `startedAt` is the clock's reading when it started. */
+  timed(startedAt: number): void {
+    this.#longestBatch = Math.max(this.#longestBatch, this.#clock() - startedAt);
+  }
 }
 
 /** One turn of the event loop, so that a page stays responsive between two inline batches. */
@@ -258,7 +294,10 @@ export async function runInline(work: ModelWork, model: WorkRunner, control: Cal
   const [batches, rows] = [work.batchCount, work.rowCount];
   for (let i = 0; i < batches; i++) {
     control.check();
+    if (!control.mayStartBatch()) return;
+    const startedAt = control.now();
     control.done(model.runWorkBatch(work, i), rows);
+    control.timed(startedAt);
     if (i + 1 < batches) await nextTurn();
   }
 }

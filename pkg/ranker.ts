@@ -25,6 +25,11 @@ export interface RerankResult<D = RerankDocument> {
   score: number;
   /** The caller's own object (with `returnDocuments: true`), unchanged: meta embedded for ranking is not in it. */
   document?: D;
+  /**
+   * Whether the model scored this document: present only when the call had `maxDocuments` or `deadlineMs`. An
+   * unscored document has score NaN and comes after the scored ones, in the caller's order.
+   */
+  scored?: boolean;
 }
 
 /** The options every ranker takes on each call; each ranker adds its own (the local model's batch size…). */

@@ -6,7 +6,7 @@
 //! thread ran its batch. Outputs come back per batch (`[rows × width]`, the batch's row order) and are put back
 //! in input order by [`BatchWork::assemble`].
 
-use super::batching::{batches, Batch, Sequence};
+use super::batching::{batches, pad, Batch, Sequence};
 use crate::{Error, Result};
 
 /// The batches of one call over `rows` model inputs, each answering `width` values per row.
@@ -24,6 +24,17 @@ impl BatchWork {
             return Err(Error::invalid("batchSize", "must be at least 1"));
         }
         Ok(BatchWork { batches: batches(sequences, batch_size, pad_id), rows: sequences.len(), width })
+    }
+
+    /// `sequences` in batches of at most `batch_size` rows in their own order (not sorted by length), so that the
+    /// first batches hold the first sequences: what a call stopped early has scored is the head of the input.
+    pub fn in_order(sequences: &[Sequence], batch_size: usize, pad_id: i64, width: usize) -> Result<BatchWork> {
+        if batch_size == 0 {
+            return Err(Error::invalid("batchSize", "must be at least 1"));
+        }
+        let rows: Vec<usize> = (0..sequences.len()).collect();
+        let batches = rows.chunks(batch_size).map(|rows| pad(sequences, rows, pad_id)).collect();
+        Ok(BatchWork { batches, rows: sequences.len(), width })
     }
 
     /// The per-batch outputs (one per batch, in batch order) as one row-major `[rows × width]` in input order.

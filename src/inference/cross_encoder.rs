@@ -60,6 +60,13 @@ pub struct RerankOptions {
     pub chunk_overlap: usize,
     /// Meta fields whose values precede the content (joined with `"\n"`) in the model's document text.
     pub embed_meta_fields: Vec<String>,
+    /// Score only the first this many documents of each list (the caller's first-stage order); the others come
+    /// back unscored, after the scored ones, in their order. `None` scores all.
+    pub max_documents: Option<usize>,
+    /// A time budget for the call, in milliseconds. The batches then follow the caller's order, and the caller's
+    /// clock stops the call between batches ([`RerankWork::rank_partial`] ranks what was scored); Rust only checks
+    /// the value.
+    pub deadline_ms: Option<f64>,
 }
 
 impl Default for RerankOptions {
@@ -73,6 +80,8 @@ impl Default for RerankOptions {
             max_chunks_per_doc: 10,
             chunk_overlap: 0,
             embed_meta_fields: Vec::new(),
+            max_documents: None,
+            deadline_ms: None,
         }
     }
 }
@@ -95,7 +104,16 @@ impl RerankOptions {
         if self.max_chunks_per_doc == 0 {
             return Err(Error::invalid("maxChunksPerDoc", "must be at least 1"));
         }
+        if self.deadline_ms.is_some_and(|d| !(d.is_finite() && d >= 0.0)) {
+            return Err(Error::invalid("deadlineMs", "must be a finite number of milliseconds ≥ 0 (or null for none)"));
+        }
         Ok(())
+    }
+
+    /// Whether some documents may come back unscored (`maxDocuments` or `deadlineMs` given): the results then say
+    /// which were scored.
+    pub fn may_leave_unscored(&self) -> bool {
+        self.max_documents.is_some() || self.deadline_ms.is_some()
     }
 }
 
@@ -121,7 +139,23 @@ impl RerankWork {
     /// Each group ranked from the per-batch logits (as [`BatchWork::assemble`] takes them).
     pub fn rank(&self, outputs: &[Vec<f32>]) -> Result<Vec<Vec<Ranked>>> {
         let logits = self.work.assemble(outputs)?;
-        rank_groups(&self.group_sizes, &self.owners, &logits, self.work.width, &self.options)
+        rank_groups(&self.group_sizes, &self.owners, &logits, None, self.work.width, &self.options)
+    }
+
+    /// Each group ranked from the batches that ran (`None`: the batch did not run, as when a deadline stopped the
+    /// call): a document is scored when every one of its chunks ran; the others follow unscored (score NaN).
+    pub fn rank_partial(&self, outputs: &[Option<Vec<f32>>]) -> Result<Vec<Vec<Ranked>>> {
+        let w = self.work.width;
+        let ran: Vec<Vec<f32>> =
+            self.work.batches.iter().zip(outputs).map(|(b, o)| o.clone().unwrap_or_else(|| vec![0.0; b.rows.len() * w])).collect();
+        let logits = self.work.assemble(&ran)?;
+        let mut done = vec![false; self.owners.len()];
+        for (batch, output) in self.work.batches.iter().zip(outputs) {
+            if output.is_some() {
+                batch.rows.iter().for_each(|&r| done[r] = true);
+            }
+        }
+        rank_groups(&self.group_sizes, &self.owners, &logits, Some(&done), w, &self.options)
     }
 }
 
@@ -243,8 +277,15 @@ impl CrossEncoder {
     /// `rerank_groups` as batches to run anywhere ([`RerankWork`]).
     pub fn rerank_work(&self, groups: &[(&str, Vec<String>)], options: &RerankOptions) -> Result<RerankWork> {
         let (sequences, owners) = group_sequences(&self.tokenizer, groups, options)?;
+        let pad = self.tokenizer.pad_id as i64;
         Ok(RerankWork {
-            work: BatchWork::new(&sequences, options.batch_size, self.tokenizer.pad_id as i64, self.num_labels)?,
+            // under a deadline the batches go in the caller's order, so that what is scored in time is the head of
+            // the caller's ranking
+            work: if options.deadline_ms.is_some() {
+                BatchWork::in_order(&sequences, options.batch_size, pad, self.num_labels)?
+            } else {
+                BatchWork::new(&sequences, options.batch_size, pad, self.num_labels)?
+            },
             group_sizes: groups.iter().map(|(_, texts)| texts.len()).collect(),
             owners,
             options: options.clone(),
@@ -315,7 +356,7 @@ pub(crate) fn group_sequences(
     let mut owners = Vec::new();
     for (g, (query, texts)) in groups.iter().enumerate() {
         let q = tokenizer.query(query)?;
-        for (d, text) in texts.iter().enumerate() {
+        for (d, text) in texts.iter().enumerate().take(options.max_documents.unwrap_or(usize::MAX)) {
             let doc = tokenizer.document(&q, text, options.max_chunks_per_doc, options.chunk_overlap)?;
             let chunks = tokenizer.chunks(&q, &doc, options.max_chunks_per_doc, options.chunk_overlap);
             let path = if groups.len() == 1 { format!("documents[{d}]") } else { format!("documents[{g}][{d}]") };
@@ -328,17 +369,32 @@ pub(crate) fn group_sequences(
     Ok((sequences, owners))
 }
 
-/// Each group ranked from its chunks' logits: a document's key is its best chunk's.
+/// Each group ranked from its chunks' logits: a document's key is its best chunk's. `done` says which sequences
+/// ran (all when `None`); a document with a chunk that did not run, or none at all (past `maxDocuments`), is
+/// unscored: it follows the ranked ones in its list's order, with a NaN score, within `topK`.
 pub(crate) fn rank_groups(
     group_sizes: &[usize],
     owners: &[(usize, usize)],
     logits: &[f32],
+    done: Option<&[bool]>,
     num_labels: usize,
     options: &RerankOptions,
 ) -> Result<Vec<Vec<Ranked>>> {
     let l = num_labels;
     let mut keys: Vec<Vec<f32>> = group_sizes.iter().map(|&n| vec![f32::NEG_INFINITY; n]).collect();
+    let mut scored: Vec<Vec<bool>> = group_sizes.iter().map(|&n| vec![false; n]).collect();
+    for &(g, d) in owners {
+        scored[g][d] = true;
+    }
     for (i, &(g, d)) in owners.iter().enumerate() {
+        if done.is_some_and(|done| !done[i]) {
+            scored[g][d] = false;
+        }
+    }
+    for (i, &(g, d)) in owners.iter().enumerate() {
+        if !scored[g][d] {
+            continue;
+        }
         let k = logits[i * l + l - 1]; // z₀ for one logit, the last logit otherwise
         // A NaN cannot be ranked (it compares with nothing); it comes from the model's weights or graph, so it
         // is reported like the model's other run-time failures (MODEL_LOAD), naming the document.
@@ -349,7 +405,20 @@ pub(crate) fn rank_groups(
         keys[g][d] = keys[g][d].max(k);
     }
     let scale = options.scale_score.unwrap_or(true) && l == 1;
-    Ok(keys.into_iter().map(|k| rank(&k, scale, options)).collect())
+    Ok(keys.into_iter().zip(scored).map(|(k, scored)| rank_scored(&k, &scored, scale, options)).collect())
+}
+
+/// [`rank`] over the scored documents, then the unscored ones in their order (score NaN), cut to `topK`.
+fn rank_scored(keys: &[f32], scored: &[bool], scale: bool, options: &RerankOptions) -> Vec<Ranked> {
+    if scored.iter().all(|&s| s) {
+        return rank(keys, scale, options);
+    }
+    let ids: Vec<usize> = (0..keys.len()).filter(|&d| scored[d]).collect();
+    let subset: Vec<f32> = ids.iter().map(|&d| keys[d]).collect();
+    let mut out: Vec<Ranked> = rank(&subset, scale, options).into_iter().map(|r| Ranked { index: ids[r.index], ..r }).collect();
+    let room = options.top_k.unwrap_or(usize::MAX).saturating_sub(out.len());
+    out.extend((0..keys.len()).filter(|&d| !scored[d]).take(room).map(|index| Ranked { index, score: f32::NAN }));
+    out
 }
 
 /// Turns sort keys into the ranked, thresholded, cut list (formulas in the module docs).

@@ -78,6 +78,15 @@ pub fn read_options<T: DeserializeOwned>(path: &str, value: &JsValue) -> Result<
     rerankit::options::from_json(path, to_json(path, value)?)
 }
 
+/// The path of `key` inside `path`: `options.topK`, or `topK` at the top of an unnamed value (a rerank's options).
+fn member(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
 fn walk(path: &str, value: &JsValue, depth: usize) -> Result<Value> {
     if depth > MAX_DEPTH {
         return Err(Error::invalid(path, format!("nested deeper than {MAX_DEPTH} levels (a cycle?)")));
@@ -128,7 +137,7 @@ fn walk(path: &str, value: &JsValue, depth: usize) -> Result<Value> {
                 .as_string()
                 .or_else(|| js_sys::JSON::stringify(&k).ok().and_then(|s| s.as_string()))
                 .ok_or_else(|| Error::invalid(path, "a Map key that is neither a string nor JSON data"))?;
-            let item = walk(&format!("{path}.{key}"), &v, depth + 1)?;
+            let item = walk(&member(path, &key), &v, depth + 1)?;
             out.insert(key, item);
         }
         return Ok(Value::Object(out));
@@ -138,11 +147,11 @@ fn walk(path: &str, value: &JsValue, depth: usize) -> Result<Value> {
         let mut out = Map::new();
         for key in keys.iter() {
             let name = key.as_string().unwrap_or_default();
-            let item = Reflect::get(value, &key).map_err(|e| unreadable(&format!("{path}.{name}"), &e))?;
+            let item = Reflect::get(value, &key).map_err(|e| unreadable(&member(path, &name), &e))?;
             if item.is_undefined() {
                 continue; // JSON.stringify drops undefined properties too
             }
-            out.insert(name.clone(), walk(&format!("{path}.{name}"), &item, depth + 1)?);
+            out.insert(name.clone(), walk(&member(path, &name), &item, depth + 1)?);
         }
         return Ok(Value::Object(out));
     }

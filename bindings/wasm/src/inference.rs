@@ -12,7 +12,7 @@ use rerankit::inference::cross_encoder::model_text;
 use rerankit::inference::onnx_import::{decode, external_data};
 use rerankit::inference::{place, CrossEncoder, Device, Embedder, ExternalFile, Pooling, Ranked, RerankOptions};
 use rerankit::{Error, Result};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 /// The model's text for each JS document of list `path`: a string, or an object (a `Document` too) with string
@@ -132,8 +132,10 @@ export interface Placement {
 export interface Ranked {
   /** Index of the document in the input list. */
   index: number;
-  /** Its score (after scaling). */
+  /** Its score (after scaling); NaN when it was not scored. */
   score: number;
+  /** Whether it was scored: present when the call had maxDocuments or deadlineMs. */
+  scored?: boolean;
 }
 "#;
 
@@ -199,21 +201,26 @@ pub(super) fn rerank_input(queries: &JsValue, lists: &JsValue, nested: bool, opt
 }
 
 /// `[[{index, score}]]`, one list per document list.
-pub(super) fn ranked_to_js(ranked: Vec<Vec<Ranked>>) -> Result<JsValue> {
-    let out: Vec<Value> = ranked
-        .into_iter()
-        .map(|list| {
-            Value::Array(
-                list.into_iter()
-                    .map(|r| {
-                        let mut o = Map::new();
-                        o.insert("index".into(), Value::from(r.index));
-                        o.insert("score".into(), Value::from(r.score as f64));
-                        Value::Object(o)
-                    })
-                    .collect(),
-            )
-        })
-        .collect();
-    to_js(&Value::Array(out))
+pub(super) fn ranked_to_js(ranked: Vec<Vec<Ranked>>, options: &RerankOptions) -> Result<JsValue> {
+    // `scored` only where a call may leave documents unscored (maxDocuments, deadlineMs); an unscored document's
+    // score is NaN, which JSON cannot carry, so the objects are made here
+    let with_scored = options.may_leave_unscored();
+    let set = |o: &js_sys::Object, key: &str, value: JsValue| {
+        js_sys::Reflect::set(o, &JsValue::from_str(key), &value).map_err(|_| Error::internal("could not build a ranking object"))
+    };
+    let lists = js_sys::Array::new();
+    for list in ranked {
+        let out = js_sys::Array::new();
+        for r in list {
+            let o = js_sys::Object::new();
+            set(&o, "index", JsValue::from(r.index as f64))?;
+            set(&o, "score", JsValue::from(r.score as f64))?;
+            if with_scored {
+                set(&o, "scored", JsValue::from(!r.score.is_nan()))?;
+            }
+            out.push(&o);
+        }
+        lists.push(&out);
+    }
+    Ok(lists.into())
 }

@@ -149,7 +149,9 @@ impl ModelWork {
     #[wasm_bindgen(js_name = finishRanking, unchecked_return_type = "Ranked[][]")]
     pub fn finish_ranking(&self) -> JsResult<JsValue> {
         js((|| match &self.kind {
-            Kind::Ranking(r) => ranked_to_js(r.rank(&self.outputs()?)?),
+            // a call under a deadline may have stopped before its last batches
+            Kind::Ranking(r) if r.options.deadline_ms.is_some() => ranked_to_js(r.rank_partial(&self.outputs)?, &r.options),
+            Kind::Ranking(r) => ranked_to_js(r.rank(&self.outputs()?)?, &r.options),
             _ => Err(Error::internal("finishRanking on a score or embed call's work")),
         })())
     }

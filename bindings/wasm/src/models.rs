@@ -232,7 +232,7 @@ impl CrossEncoderCore {
             let groups: Vec<(&str, Vec<String>)> = queries.iter().map(String::as_str).zip(lists).collect();
             let mut ce = inner.try_borrow_mut().map_err(|_| busy())?;
             let ranked = ce.rerank_groups(&groups, &options).await?;
-            ranked_to_js(ranked)
+            ranked_to_js(ranked, &options)
         })
     }
 }

@@ -287,7 +287,7 @@ impl GpuCrossEncoder {
         let (sequences, owners) = group_sequences(self.cpu.tokenizer(), groups, options)?;
         let logits = self.logits(&sequences, options.batch_size).await?;
         let sizes: Vec<usize> = groups.iter().map(|(_, texts)| texts.len()).collect();
-        rank_groups(&sizes, &owners, &logits, self.cpu.num_labels(), options)
+        rank_groups(&sizes, &owners, &logits, None, self.cpu.num_labels(), options)
     }
 }
 
