@@ -14,7 +14,7 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../p
 
 // [declaration file, TypeScript interface, Rust struct, keys the wrapper consumes, Rust fields the type leaves out]
 const PAIRS = [
-  ["cross_encoder.d.ts", "RerankOptions", "RerankOptions", ["returnDocuments", "signal", "onProgress"], []],
+  ["cross_encoder.d.ts", "RerankOptions", "RerankOptions", ["returnDocuments", "signal", "onProgress", "clock"], []],
   ["cross_encoder.d.ts", "ModelLoadOptions", "LoadOptions", ["model", "tokenizer", "config", "externalData", "device", "workers", "onWarning", "onProgress", "signal", "cache"], []],
   ["cross_encoder.d.ts", "ScoreOptions", "ScoreOptions", ["signal", "onProgress"], []],
   ["cross_encoder.d.ts", "EmbedOptions", "EmbedOptions", ["signal", "onProgress"], []],
@@ -26,7 +26,7 @@ const PAIRS = [
   ["rankers.d.ts", "CombineScoresOptions", "CombineScoresOptions", [], []],
   // evaluate has no permutation test: trials and seed are compare's (and evaluate refuses them)
   ["metrics.d.ts", "EvaluateOptions", "EvaluateOptions", [], ["trials", "seed"]],
-  ["metrics.d.ts", "CompareOptions", "EvaluateOptions", [], []],
+  ["comparison.d.ts", "CompareOptions", "EvaluateOptions", [], []],
   ["haystack_eval.d.ts", "HaystackMetricsOptions", "MetricsOptions", [], []],
   ["haystack_eval.d.ts", "WrongExamplesOptions", "WrongExamplesOptions", [], []],
   ["haystack_eval.d.ts", "ContextMatchingOptions", "ContextMatching", [], []],
