@@ -347,6 +347,8 @@ export function fuse(runs: FusionRun[], options: FuseOptions = {}): FusionRun {
 
 export function scores(field: string, xs: unknown): Float64Array {
   if (xs !== null && typeof xs === "object" && typeof (xs as { length?: unknown }).length === "number") checkListLength(xs as { length: number }, field);
+  // a BigInt64Array / BigUint64Array holds BigInts, which Float64Array.from refuses with a TypeError
+  if (xs instanceof BigInt64Array || xs instanceof BigUint64Array) invalidArgument(field, "expected numbers, got a BigInt typed array (convert it with Float64Array.from(xs, Number))");
   if (ArrayBuffer.isView(xs) && !(xs instanceof DataView)) return Float64Array.from(xs as unknown as ArrayLike<number>);
   if (!Array.isArray(xs)) invalidArgument(field, "expected an array of numbers");
   xs.forEach((x, i) => {

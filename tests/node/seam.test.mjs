@@ -135,3 +135,13 @@ test("parsed runs, qrels, comparisons and evaluation results: FREED after free()
   // and the module still answers
   assert.deepEqual(evaluate(qrelsText, runText, ["map"]), expected);
 });
+
+test("BigInt typed arrays of scores are INVALID_ARGUMENT naming the scores (not a TypeError)", async () => {
+  const { adaptiveRerank, adaptiveWeight, combineScores } = await import("rerankit");
+  const big = new BigInt64Array([1n, 2n]);
+  const docs = [new Document({ content: "a", score: 1 }), new Document({ content: "b", score: 2 })];
+  assert.throws(() => adaptiveRerank(docs, big), code("INVALID_ARGUMENT", /^rerankerScores: .*BigInt/));
+  assert.throws(() => combineScores(new BigUint64Array([1n, 2n]), [1, 2]), code("INVALID_ARGUMENT", /^retrieverScores: /));
+  assert.throws(() => adaptiveWeight([1, 2], big), code("INVALID_ARGUMENT", /^afterScores: /));
+  assert.deepEqual(combineScores(new Float64Array([1, 2]), [1, 2]).length, 2);
+});
