@@ -12,10 +12,10 @@ import { cases } from "./rerank_golden_cases.mjs";
 const file = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/golden/rerank.json");
 const golden = JSON.parse(readFileSync(file, "utf8"));
 
-// The answers are kept per wasm module, since fp32 bits differ between them: the SIMD128 module's (what Node 20 and
-// npm test load) were recorded at 0451ca8, before the model path was redesigned; the relaxed-SIMD module's (Node ≥
-// 22, Chromium, Deno) at 6df9084, after it, on x86-64 with FMA — `f32x4.relaxed_madd` may round differently on a
-// CPU without FMA. A module with no recording skips the cases, saying why.
+// The answers are kept per wasm module, since fp32 bits differ between them. Only the SIMD128 module's are recorded
+// (at 0451ca8, before the model path was redesigned): what Node 20 and npm test load, and the same bits on every
+// CPU. The relaxed-SIMD module's `f32x4.relaxed_madd` rounds as the CPU fuses it, so its bits are no fixed
+// reference; under Node ≥ 22 these cases are skipped, saying why.
 const answers = golden[wasmSimd()]?.answers;
 for (const [name, run] of Object.entries(cases())) {
   test(`golden: ${name} (${wasmSimd()} module)`, { skip: answers === undefined && `${file} holds no answers from the ${wasmSimd()} module` }, async () => {
