@@ -6,7 +6,7 @@
 //! thread ran its batch. Outputs come back per batch (`[rows × width]`, the batch's row order) and are put back
 //! in input order by [`BatchWork::assemble`].
 
-use super::batching::{batches, pad, Batch, Sequence};
+use super::batching::{batches, batches_in_order, Batch, Sequence};
 use crate::{Error, Result};
 
 /// The batches of one call over `rows` model inputs, each answering `width` values per row.
@@ -18,33 +18,26 @@ pub struct BatchWork {
 }
 
 impl BatchWork {
-    /// `sequences` in batches of at most `batch_size` rows (at least 1).
+    /// `sequences` in batches of at most `batch_size` rows (at least 1), sorted by length.
     pub fn new(sequences: &[Sequence], batch_size: usize, pad_id: i64, width: usize) -> Result<BatchWork> {
-        if batch_size == 0 {
-            return Err(Error::invalid("batchSize", "must be at least 1"));
-        }
-        Ok(BatchWork { batches: batches(sequences, batch_size, pad_id), rows: sequences.len(), width })
+        Ok(BatchWork { batches: batches(sequences, checked(batch_size)?, pad_id), rows: sequences.len(), width })
     }
 
-    /// `sequences` in batches of at most `batch_size` rows in their own order (not sorted by length), so that the
-    /// first batches hold the first sequences: what a call stopped early has scored is the head of the input.
+    /// `sequences` in batches in their own order ([`batches_in_order`]): what a call stopped early has scored is
+    /// the head of the input.
     pub fn in_order(sequences: &[Sequence], batch_size: usize, pad_id: i64, width: usize) -> Result<BatchWork> {
-        if batch_size == 0 {
-            return Err(Error::invalid("batchSize", "must be at least 1"));
-        }
-        let rows: Vec<usize> = (0..sequences.len()).collect();
-        let batches = rows.chunks(batch_size).map(|rows| pad(sequences, rows, pad_id)).collect();
-        Ok(BatchWork { batches, rows: sequences.len(), width })
+        Ok(BatchWork { batches: batches_in_order(sequences, checked(batch_size)?, pad_id), rows: sequences.len(), width })
     }
 
     /// The per-batch outputs (one per batch, in batch order) as one row-major `[rows × width]` in input order.
-    pub fn assemble(&self, outputs: &[Vec<f32>]) -> Result<Vec<f32>> {
+    pub fn assemble<V: AsRef<[f32]>>(&self, outputs: &[V]) -> Result<Vec<f32>> {
         if outputs.len() != self.batches.len() {
             return Err(Error::invalid("outputs", format!("{} batch outputs for {} batches", outputs.len(), self.batches.len())));
         }
         let w = self.width;
         let mut out = vec![0f32; self.rows * w];
         for (b, (batch, values)) in self.batches.iter().zip(outputs).enumerate() {
+            let values = values.as_ref();
             if values.len() != batch.rows.len() * w {
                 return Err(Error::invalid(&format!("outputs[{b}]"), format!("{} values, expected {} rows × {w}", values.len(), batch.rows.len())));
             }
@@ -54,4 +47,12 @@ impl BatchWork {
         }
         Ok(out)
     }
+}
+
+/// `batchSize`, which must be at least 1.
+fn checked(batch_size: usize) -> Result<usize> {
+    if batch_size == 0 {
+        return Err(Error::invalid("batchSize", "must be at least 1"));
+    }
+    Ok(batch_size)
 }

@@ -42,6 +42,13 @@ pub fn batches(sequences: &[Sequence], batch_size: usize, pad_id: i64) -> Vec<Ba
     order.chunks(batch_size.max(1)).map(|rows| pad(sequences, rows, pad_id)).collect()
 }
 
+/// Groups `sequences` into batches of at most `batch_size` rows in their own order, each padded to its longest
+/// row: more padding than [`batches`], but the first batches hold the first sequences.
+pub fn batches_in_order(sequences: &[Sequence], batch_size: usize, pad_id: i64) -> Vec<Batch> {
+    let order: Vec<usize> = (0..sequences.len()).collect();
+    order.chunks(batch_size.max(1)).map(|rows| pad(sequences, rows, pad_id)).collect()
+}
+
 /// Pads the rows `rows` of `sequences` to their longest length.
 pub fn pad(sequences: &[Sequence], rows: &[usize], pad_id: i64) -> Batch {
     let len = rows.iter().map(|&i| sequences[i].len()).max().unwrap_or(0);

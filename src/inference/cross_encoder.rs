@@ -137,7 +137,7 @@ pub struct RerankWork {
 
 impl RerankWork {
     /// Each group ranked from the per-batch logits (as [`BatchWork::assemble`] takes them).
-    pub fn rank(&self, outputs: &[Vec<f32>]) -> Result<Vec<Vec<Ranked>>> {
+    pub fn rank<V: AsRef<[f32]>>(&self, outputs: &[V]) -> Result<Vec<Vec<Ranked>>> {
         let logits = self.work.assemble(outputs)?;
         rank_groups(&self.group_sizes, &self.owners, &logits, None, self.work.width, &self.options)
     }
@@ -146,8 +146,10 @@ impl RerankWork {
     /// call): a document is scored when every one of its chunks ran; the others follow unscored (score NaN).
     pub fn rank_partial(&self, outputs: &[Option<Vec<f32>>]) -> Result<Vec<Vec<Ranked>>> {
         let w = self.work.width;
-        let ran: Vec<Vec<f32>> =
-            self.work.batches.iter().zip(outputs).map(|(b, o)| o.clone().unwrap_or_else(|| vec![0.0; b.rows.len() * w])).collect();
+        // a batch that did not run stands in as zeros: its rows are marked not done below and never read
+        let ran: Vec<std::borrow::Cow<[f32]>> = (self.work.batches.iter().zip(outputs))
+            .map(|(b, o)| o.as_deref().map_or_else(|| vec![0.0; b.rows.len() * w].into(), Into::into))
+            .collect();
         let logits = self.work.assemble(&ran)?;
         let mut done = vec![false; self.owners.len()];
         for (batch, output) in self.work.batches.iter().zip(outputs) {

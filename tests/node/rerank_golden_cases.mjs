@@ -77,5 +77,4 @@ export async function goldenAnswers() {
   return answers;
 }
 
-export const caseNames = () => Object.keys(cases());
 export { cases };

@@ -85,11 +85,11 @@ impl ModelWork {
     }
 
     /// Every batch's output, in batch order; an error names the first batch that has not run.
-    fn outputs(&self) -> Result<Vec<Vec<f32>>> {
+    fn outputs(&self) -> Result<Vec<&[f32]>> {
         self.outputs
             .iter()
             .enumerate()
-            .map(|(i, o)| o.clone().ok_or_else(|| Error::invalid(&format!("outputs[{i}]"), "this batch has not run")))
+            .map(|(i, o)| o.as_deref().ok_or_else(|| Error::invalid(&format!("outputs[{i}]"), "this batch has not run")))
             .collect()
     }
 
