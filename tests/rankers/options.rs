@@ -100,7 +100,7 @@ fn the_flat_wrong_examples_options_fill_the_nested_struct() {
 fn field_names_are_the_json_names() {
     assert_eq!(
         field_names::<RerankOptions>(),
-        ["topK", "batchSize", "scaleScore", "calibrationFactor", "scoreThreshold", "maxChunksPerDoc", "chunkOverlap", "embedMetaFields"]
+        ["topK", "batchSize", "scaleScore", "calibrationFactor", "scoreThreshold", "maxChunksPerDoc", "chunkOverlap", "embedMetaFields", "maxDocuments", "deadlineMs"]
     );
     assert_eq!(field_names::<ContextMatching>(), ["minLength", "boostSplitOverlaps", "threshold"]);
     assert!(field_names::<WrongExamplesOptions>().contains(&"evalMode"));

@@ -129,10 +129,12 @@ impl ModelWork {
         Ok(o.into())
     }
 
-    /// Batch `i`'s output from a pool worker (`runBatch` of a copy of the model): a `Float32Array`.
+    /// Batch `i`'s output from a pool worker (`runBatch` of a copy of the model): a `Float32Array`, copied
+    /// straight into wasm memory. (Taken by value: a borrowed JS object would make wasm-bindgen clear its slot with
+    /// `table.fill`, which the Binaryen that optimises the package cannot read.)
     #[wasm_bindgen(js_name = setOutput)]
-    pub fn set_output(&mut self, i: usize, output: &js_sys::Float32Array) -> JsResult<()> {
-        js(self.keep(i, output.to_vec()))
+    pub fn set_output(&mut self, i: usize, output: Vec<f32>) -> JsResult<()> {
+        js(self.keep(i, output))
     }
 
     /// A `score` or `embed` call's answer once every batch has its output: the logits
