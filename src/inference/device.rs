@@ -1,7 +1,7 @@
 //! Where a model runs: the device names, the default, and every fallback to the CPU with its message. One file
 //! owns them, so that the JS option, the Rust API and the messages agree. The fallbacks decided before a model
 //! loads are [`place`]'s; those of a loaded model (no adapter, unsupported graph, failed parity probe, GPU error)
-//! happen in the WebGPU engine (`super::webgpu::ranker`), which gives the [`Fallback`]'s message to the same
+//! happen in the engines (`super::engine`), which gives the [`Fallback`]'s message to the same
 //! warning callback.
 
 use super::Pooling;

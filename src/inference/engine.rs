@@ -1,5 +1,7 @@
-//! The models that run on WebGPU when they can: the parity probe and the switch to the CPU. The device names,
-//! defaults and every fallback's message are src/inference/device.rs's.
+//! One engine per model kind — [`CrossEncoderEngine`], [`EmbedderEngine`] — owning a call from text to answer:
+//! the CPU model tokenizes, batches, assembles and ranks; the batches run on WebGPU when it can (parity-checked),
+//! else on the CPU. The device names, defaults and every fallback's message are src/inference/device.rs's.
+//! Without the `webgpu` feature (the Workers build) the engines are the CPU path alone.
 //!
 //! [`Device`] is the user's choice: `"webgpu"`, `"cpu"` or `"auto"`. `auto` and `webgpu` both try the GPU (an
 //! adapter, a supported graph); `cpu` never does. When the GPU cannot be used — no adapter, a graph the kernels
@@ -8,25 +10,40 @@
 //!
 //! **Parity probe.** On first use the GPU runs a fixed probe batch (pairs of mixed lengths, padded) and its
 //! outputs are compared with the CPU (tract) path's: if any differs by more than [`PROBE_TOLERANCE`] the model
-//! switches to the CPU for good, the warning callback is called and [`device`](GpuCrossEncoder::device) says
+//! switches to the CPU for good, the warning callback is called and [`device`](CrossEncoderEngine::device) says
 //! `"cpu"`. A GPU error or non-finite output at any later batch does the same (that batch is recomputed on the
 //! CPU). WebGPU here therefore never returns an answer the CPU path would not.
 
-use super::context::Gpu;
-use super::model::{GpuBert, Output};
-use super::weights::BertWeights;
-use crate::inference::batching::{batches, Sequence};
-use crate::inference::onnx_import::prepare;
-use crate::inference::cross_encoder::{group_sequences, rank_groups};
-use crate::inference::model_info::parse_config;
-use crate::inference::{CrossEncoder, Embedder, LoadOptions, ModelFiles, Pooling, Ranked, RerankOptions};
+use super::batching::Sequence;
+use super::cross_encoder::{group_sequences, rank_groups};
+#[cfg(feature = "webgpu")]
+use super::webgpu::GpuBert;
+use super::{CrossEncoder, Embedder, LoadOptions, ModelFiles, Pooling, Ranked, RerankOptions};
 use crate::{Error, Result};
-use std::sync::Arc;
 
 /// Largest |GPU − CPU| difference the probe accepts on logits / embedding components.
 pub const PROBE_TOLERANCE: f32 = 1e-3;
 
-pub use crate::inference::device::{Device, Fallback};
+use super::device::{Device, Fallback};
+
+/// What one forward pass returns per sequence.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    /// `num_labels` logits.
+    Logits,
+    /// A mean-pooled embedding (`hidden` values), optionally L2-normalised.
+    MeanPooled { normalize: bool },
+}
+
+impl Output {
+    /// The ONNX graph output this reproduces (mean pooling starts from the token vectors).
+    pub fn graph_output(self) -> &'static str {
+        match self {
+            Output::Logits => "logits",
+            Output::MeanPooled { .. } => "last_hidden_state",
+        }
+    }
+}
 
 /// Called with a human-readable message whenever the GPU is given up for the CPU.
 pub type WarningFn = Box<dyn Fn(&str)>;
@@ -54,7 +71,9 @@ pub const PROBE_PAIRS: [(&str, &str); 6] = [
 
 enum State {
     Cpu { reason: Option<String> },
+    #[cfg(feature = "webgpu")]
     Unprobed(Box<GpuBert>),
+    #[cfg(feature = "webgpu")]
     Gpu(Box<GpuBert>),
 }
 
@@ -67,30 +86,22 @@ struct Backend {
 
 impl Backend {
     /// Tries the GPU for `files` unless `device` is `Cpu`.
-    async fn open(files: &ModelFiles<'_>, device: Device, output: &str, warn: Option<WarningFn>) -> Self {
+    async fn open(files: &ModelFiles<'_>, device: Device, output: Output, warn: Option<WarningFn>) -> Self {
         let mut b = Backend { state: State::Cpu { reason: None }, warn, warnings: Vec::new(), probe: None };
-        if device == Device::Cpu {
-            return b;
+        #[cfg(feature = "webgpu")]
+        if device != Device::Cpu {
+            match GpuBert::load(files, output).await {
+                Ok(m) => b.state = State::Unprobed(Box::new(m)),
+                Err(e) => b.fall_back(Fallback::Unavailable(e.message)),
+            }
         }
-        match Self::load_gpu(files, output).await {
-            Ok(m) => b.state = State::Unprobed(Box::new(m)),
-            Err(e) => b.fall_back(Fallback::Unavailable(e.message)),
+        // an engine built without WebGPU (the Workers module): "webgpu" is owed a warning, "auto" is not
+        #[cfg(not(feature = "webgpu"))]
+        if device == Device::WebGpu {
+            b.fall_back(Fallback::NotBuilt);
         }
+        let _ = (files, output);
         b
-    }
-
-    async fn load_gpu(files: &ModelFiles<'_>, output: &str) -> Result<GpuBert> {
-        let config = files.config.map(parse_config).transpose()?;
-        // BERT-style configs name it num_attention_heads, DistilBERT's n_heads
-        let heads = ["num_attention_heads", "n_heads"]
-            .iter()
-            .find_map(|k| config.as_ref().and_then(|c| c.get(*k)).and_then(|v| v.as_u64()))
-            .map(|v| v as usize);
-        let (proto, _) = prepare(files.model, files.external_data)?;
-        let weights = BertWeights::from_onnx(&proto, output, heads)?;
-        drop(proto);
-        let gpu = Arc::new(Gpu::new().await?);
-        Ok(GpuBert::new(gpu, &weights))
     }
 
     fn fall_back(&mut self, fallback: Fallback) {
@@ -105,12 +116,14 @@ impl Backend {
     fn device(&self) -> &'static str {
         match self.state {
             State::Cpu { .. } => "cpu",
+            #[cfg(feature = "webgpu")]
             _ => "webgpu",
         }
     }
 
     fn adapter(&self) -> Option<String> {
         match &self.state {
+            #[cfg(feature = "webgpu")]
             State::Unprobed(m) | State::Gpu(m) => Some(m.gpu().describe()),
             State::Cpu { .. } => None,
         }
@@ -132,10 +145,11 @@ impl Backend {
         if batch_size == 0 {
             return Err(Error::invalid("batchSize", "must be at least 1"));
         }
+        #[cfg(feature = "webgpu")]
         if let State::Unprobed(_) = self.state {
             let State::Unprobed(mut m) = std::mem::replace(&mut self.state, State::Cpu { reason: None }) else { unreachable!() };
             let want = cpu(true, probe.len())?;
-            let got = gpu_outputs(&mut m, probe, probe.len(), pad_id, output, width).await;
+            let got = m.outputs(probe, probe.len(), pad_id, output, width).await;
             match got {
                 Ok(got) => {
                     let max_abs_diff = got.iter().zip(&want).map(|(a, b)| (a - b).abs()).fold(0f32, f32::max);
@@ -150,51 +164,38 @@ impl Backend {
                 Err(e) => self.fall_back(Fallback::ProbeFailed(e.message)),
             }
         }
+        #[cfg(feature = "webgpu")]
         if let State::Gpu(m) = &mut self.state {
-            match gpu_outputs(m, sequences, batch_size, pad_id, output, width).await {
+            match m.outputs(sequences, batch_size, pad_id, output, width).await {
                 Ok(v) => return Ok(v),
                 Err(e) if e.code == crate::ErrorCode::InvalidArgument => return Err(e),
                 Err(e) => self.fall_back(Fallback::Failed(e.message)),
             }
         }
+        let _ = (sequences, pad_id, output, width, probe);
         cpu(false, batch_size)
     }
 }
 
-/// GPU outputs of `sequences`, in input order.
-async fn gpu_outputs(m: &mut GpuBert, sequences: &[Sequence], batch_size: usize, pad_id: i64, output: Output, width: usize) -> Result<Vec<f32>> {
-    let mut out = vec![0f32; sequences.len() * width];
-    for batch in batches(sequences, batch_size, pad_id) {
-        let values = m.run(&batch, output).await?;
-        if values.len() != batch.rows.len() * width {
-            return Err(Error::internal(format!("webgpu: {} outputs for {} rows", values.len(), batch.rows.len())));
-        }
-        for (r, &i) in batch.rows.iter().enumerate() {
-            out[i * width..(i + 1) * width].copy_from_slice(&values[r * width..(r + 1) * width]);
-        }
-    }
-    Ok(out)
-}
-
 /// A cross-encoder that runs on WebGPU when it can (parity-checked), else on the CPU. Tokenization, chunking
 /// and ranking are the CPU [`CrossEncoder`]'s.
-pub struct GpuCrossEncoder {
+pub struct CrossEncoderEngine {
     cpu: CrossEncoder,
     backend: Backend,
     probe: Vec<Sequence>,
 }
 
-impl GpuCrossEncoder {
+impl CrossEncoderEngine {
     /// Loads the CPU model (always: it tokenizes, checks the GPU and is the fallback) and, unless `device` is
     /// `Cpu`, the GPU one. `on_warning` hears every fallback.
     pub async fn load(files: ModelFiles<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
         let cpu = CrossEncoder::load(files, options)?;
         let probe = PROBE_PAIRS.iter().map(|(q, d)| cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
-        let backend = Backend::open(&files, device, "logits", on_warning).await;
-        Ok(GpuCrossEncoder { cpu, backend, probe })
+        let backend = Backend::open(&files, device, Output::Logits, on_warning).await;
+        Ok(CrossEncoderEngine { cpu, backend, probe })
     }
 
-    /// As [`GpuCrossEncoder::load`], but the GPU gets the graph `gpu_model` (tests: a GPU model that disagrees
+    /// As [`CrossEncoderEngine::load`], but the GPU gets the graph `gpu_model` (tests: a GPU model that disagrees
     /// with the CPU one must be caught by the probe).
     #[doc(hidden)]
     pub async fn load_with_gpu_model(
@@ -206,8 +207,8 @@ impl GpuCrossEncoder {
     ) -> Result<Self> {
         let cpu = CrossEncoder::load(files, options)?;
         let probe = PROBE_PAIRS.iter().map(|(q, d)| cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
-        let backend = Backend::open(&ModelFiles { model: gpu_model, ..files }, device, "logits", on_warning).await;
-        Ok(GpuCrossEncoder { cpu, backend, probe })
+        let backend = Backend::open(&ModelFiles { model: gpu_model, ..files }, device, Output::Logits, on_warning).await;
+        Ok(CrossEncoderEngine { cpu, backend, probe })
     }
 
     /// `"webgpu"` or `"cpu"`: where the next batch runs.
@@ -224,6 +225,7 @@ impl GpuCrossEncoder {
     pub fn fallback_reason(&self) -> Option<&str> {
         match &self.backend.state {
             State::Cpu { reason } => reason.as_deref(),
+            #[cfg(feature = "webgpu")]
             _ => None,
         }
     }
@@ -246,10 +248,11 @@ impl GpuCrossEncoder {
     /// Seconds per kernel kind of one forward pass over the middle batch of `pairs` (length-sorted batches of
     /// `batch_size`, padded as `score` pads them) on the GPU; `None` on the CPU. Benchmarks only: see [`GpuBert::profile`].
     #[doc(hidden)]
+    #[cfg(feature = "webgpu")]
     pub async fn profile_gpu(&mut self, pairs: &[(&str, &str)], batch_size: usize, reps: usize) -> Result<Option<Vec<(&'static str, f64)>>> {
         let seqs = self.cpu.encode_pairs(pairs)?;
         let pad = self.cpu.tokenizer().pad_id as i64;
-        let all = batches(&seqs, batch_size, pad);
+        let all = super::batching::batches(&seqs, batch_size, pad);
         let Some(batch) = all.get(all.len() / 2) else { return Ok(None) };
         match &mut self.backend.state {
             State::Gpu(m) | State::Unprobed(m) => Ok(Some(m.profile(batch, Output::Logits, reps).await?)),
@@ -292,19 +295,19 @@ impl GpuCrossEncoder {
 }
 
 /// A bi-encoder on WebGPU when it can (parity-checked), else on the CPU.
-pub struct GpuEmbedder {
+pub struct EmbedderEngine {
     cpu: Embedder,
     backend: Backend,
     probe: Vec<Sequence>,
 }
 
-impl GpuEmbedder {
-    /// As [`GpuCrossEncoder::load`], for encoders outputting `last_hidden_state`.
+impl EmbedderEngine {
+    /// As [`CrossEncoderEngine::load`], for encoders outputting `last_hidden_state`.
     pub async fn load(files: ModelFiles<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
         let cpu = Embedder::load(files, options)?;
         let probe = PROBE_PAIRS.iter().map(|(_, d)| cpu.tokenizer().single(d)).collect::<Result<Vec<_>>>()?;
-        let backend = Backend::open(&files, device, "last_hidden_state", on_warning).await;
-        Ok(GpuEmbedder { cpu, backend, probe })
+        let backend = Backend::open(&files, device, Output::MeanPooled { normalize: false }, on_warning).await;
+        Ok(EmbedderEngine { cpu, backend, probe })
     }
 
     /// Pools token vectors by `pooling`. The WGSL pipeline ends in mean pooling, so any other pooling moves the

@@ -9,6 +9,8 @@
 //! - [`cpu`]: the tract plan with symbolic `batch × sequence` inputs.
 //! - [`cross_encoder`]: scores, sorting and `top_k` per docs/parity.md §2, `predict_batch`'s three shapes.
 //! - [`embedder`]: mean pooling and L2 normalisation.
+//! - [`device`]: device names, the default, every fallback's message; [`engine`]: one engine per model kind,
+//!   running its batches on WebGPU (`webgpu`, parity-checked) or the CPU.
 //!
 //! Long documents are **chunked by default** (`max_chunks_per_doc = 10`): a document longer than the window
 //! beside the query is cut into window-filling chunks, each is scored and the best chunk's score is kept
@@ -20,6 +22,7 @@ pub mod cpu;
 pub mod cross_encoder;
 pub mod device;
 pub mod embedder;
+pub mod engine;
 pub mod middle_broadcast_add;
 pub mod model_info;
 pub mod onnx_import;
@@ -32,6 +35,7 @@ pub use batch_work::BatchWork;
 pub use cross_encoder::{BatchDocuments, BatchRanking, CrossEncoder, Ranked, RerankOptions, RerankWork, ScoreOptions};
 pub use device::{place, Device, Placement};
 pub use embedder::{EmbedOptions, Embedder, Pooling};
+pub use engine::{CrossEncoderEngine, EmbedderEngine, Output, ProbeReport, WarningFn, PROBE_PAIRS, PROBE_TOLERANCE};
 pub use onnx_import::ExternalFile;
 
 /// The bytes of a model: ONNX graph, `tokenizer.json`, optionally `config.json`, and the external-data files

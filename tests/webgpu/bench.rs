@@ -15,8 +15,8 @@
 
 
 use crate::common::*;
-use rerankit::inference::webgpu::{block_on, Device, Gpu, GpuBert, GpuCrossEncoder};
-use rerankit::inference::{LoadOptions, RerankOptions};
+use rerankit::inference::webgpu::{block_on, Gpu, GpuBert};
+use rerankit::inference::{CrossEncoderEngine, Device, LoadOptions, RerankOptions};
 use std::time::Instant;
 
 fn env(name: &str, default: usize) -> usize {
@@ -73,7 +73,7 @@ fn bench_webgpu_vs_cpu() {
         .unwrap_or_else(|| vec![16]);
     let dir = model_dir(&model, "model.onnx");
     let load = LoadOptions { max_length: Some(max_length), ..Default::default() };
-    let mut ce = block_on(GpuCrossEncoder::load(dir.files(), &load, Device::WebGpu, None)).unwrap();
+    let mut ce = block_on(CrossEncoderEngine::load(dir.files(), &load, Device::WebGpu, None)).unwrap();
     // tokenization runs on the CPU for both paths: its share bounds what the GPU can gain
     let t = Instant::now();
     let tokens: usize = texts.iter().map(|d| ce.cpu().encode_pair(queries[0], d).unwrap().len()).sum();

@@ -18,8 +18,8 @@
 
 use crate::common::*;
 use rerankit::inference::onnx_import::decode;
-use rerankit::inference::webgpu::{block_on, BertWeights, Device, Gpu, GpuBert, GpuCrossEncoder, GpuEmbedder, Output};
-use rerankit::inference::{LoadOptions, RerankOptions};
+use rerankit::inference::webgpu::{block_on, BertWeights, Gpu, GpuBert};
+use rerankit::inference::{CrossEncoderEngine, Device, EmbedderEngine, LoadOptions, Output, RerankOptions};
 use rerankit::ErrorCode;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -28,11 +28,11 @@ use std::sync::Arc;
 
 const TOL: f32 = 1e-3;
 
-fn gpu_cross_encoder(name: &str, file: &str, device: Device) -> (GpuCrossEncoder, Rc<RefCell<Vec<String>>>) {
+fn gpu_cross_encoder(name: &str, file: &str, device: Device) -> (CrossEncoderEngine, Rc<RefCell<Vec<String>>>) {
     let dir = model_dir(name, file);
     let heard = Rc::new(RefCell::new(Vec::new()));
     let h = heard.clone();
-    let ce = block_on(GpuCrossEncoder::load(dir.files(), &LoadOptions::default(), device, Some(Box::new(move |m: &str| h.borrow_mut().push(m.to_string())))))
+    let ce = block_on(CrossEncoderEngine::load(dir.files(), &LoadOptions::default(), device, Some(Box::new(move |m: &str| h.borrow_mut().push(m.to_string())))))
         .expect("loads");
     (ce, heard)
 }
@@ -181,7 +181,7 @@ fn builtin_pairs_and_rerank_match_tract() {
 
 #[test]
 fn int8_graph_is_unsupported_on_webgpu() {
-    // quantised graphs stay on the CPU: the weight mapping refuses them with UNSUPPORTED, which GpuCrossEncoder
+    // quantised graphs stay on the CPU: the weight mapping refuses them with UNSUPPORTED, which CrossEncoderEngine
     // turns into a CPU fallback + warning (Backend::open)
     let dir = model_dir("ce-parity-1", "model_int8.onnx");
     let err = BertWeights::from_onnx(&decode(&dir.model).unwrap(), "logits", Some(12)).unwrap_err();
@@ -207,7 +207,7 @@ fn failed_probe_falls_back_to_cpu_and_warns() {
     let other = model_dir("small-ce-1b", "model.onnx");
     let heard = Rc::new(RefCell::new(Vec::<String>::new()));
     let h = heard.clone();
-    let mut ce = block_on(GpuCrossEncoder::load_with_gpu_model(
+    let mut ce = block_on(CrossEncoderEngine::load_with_gpu_model(
         cpu_dir.files(),
         &other.model,
         &LoadOptions::default(),
@@ -228,7 +228,7 @@ fn failed_probe_falls_back_to_cpu_and_warns() {
 fn embedding_parity(name: &str, n: usize) {
     let dir = model_dir(name, "model.onnx");
     let opts = LoadOptions { max_length: Some(256), ..Default::default() };
-    let mut e = block_on(GpuEmbedder::load(dir.files(), &opts, Device::WebGpu, None)).unwrap();
+    let mut e = block_on(EmbedderEngine::load(dir.files(), &opts, Device::WebGpu, None)).unwrap();
     let pairs = collection_pairs(n);
     let texts: Vec<&str> = pairs.iter().map(|(_, d)| d.as_str()).collect();
     for normalize in [true, false] {
@@ -253,7 +253,7 @@ fn cls_pooling_runs_on_the_cpu() {
     let heard = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
     let sink = heard.clone();
     let warn: rerankit::inference::webgpu::WarningFn = Box::new(move |m: &str| sink.borrow_mut().push(m.to_string()));
-    let mut e = block_on(GpuEmbedder::load(dir.files(), &LoadOptions::default(), Device::WebGpu, Some(warn)))
+    let mut e = block_on(EmbedderEngine::load(dir.files(), &LoadOptions::default(), Device::WebGpu, Some(warn)))
         .unwrap()
         .with_pooling(rerankit::inference::Pooling::Cls);
     assert_eq!(e.device(), "cpu");

@@ -16,8 +16,9 @@
 use super::convert::{count_arg, read_options, string_arg, to_js};
 use super::errors::{js, to_js_error, JsResult};
 use super::inference::{cross_encoder_sas, embedder_sas, external_files, ranked_to_js, rerank_input, string_list, string_pairs};
-use rerankit::inference::webgpu::{Device, GpuCrossEncoder, GpuEmbedder, ProbeReport, WarningFn};
-use rerankit::inference::{EmbedOptions, ExternalFile, LoadOptions, ModelFiles, Pooling, ScoreOptions};
+use rerankit::inference::{
+    CrossEncoderEngine, Device, EmbedOptions, EmbedderEngine, ExternalFile, LoadOptions, ModelFiles, Pooling, ProbeReport, ScoreOptions, WarningFn,
+};
 use rerankit::{Error, Result};
 use serde_json::{Map, Value};
 use std::cell::RefCell;
@@ -47,7 +48,7 @@ export interface EncodedPair {
 /// A loaded cross-encoder; its engine is the CPU or WebGPU (with the CPU as fallback).
 #[wasm_bindgen(js_name = CrossEncoderCore)]
 pub struct CrossEncoderCore {
-    pub(super) inner: Rc<RefCell<GpuCrossEncoder>>,
+    pub(super) inner: Rc<RefCell<CrossEncoderEngine>>,
     num_labels: usize,
     max_length: usize,
 }
@@ -173,7 +174,7 @@ impl CrossEncoderCore {
     /// hears every fallback to the CPU.
     pub async fn load(files: JsValue, options: JsValue, device: JsValue, on_warning: JsValue) -> JsResult<CrossEncoderCore> {
         let r = js(LoadRequest::read(&files, &options, &device))?;
-        let ce = js(GpuCrossEncoder::load(r.files(), &r.limits, r.device, warning_fn(on_warning)).await)?;
+        let ce = js(CrossEncoderEngine::load(r.files(), &r.limits, r.device, warning_fn(on_warning)).await)?;
         let (num_labels, max_length) = (ce.cpu().num_labels(), ce.cpu().max_length());
         Ok(CrossEncoderCore { inner: Rc::new(RefCell::new(ce)), num_labels, max_length })
     }
@@ -245,7 +246,7 @@ impl CrossEncoderCore {
 /// ```
 #[wasm_bindgen(js_name = EmbedderCore)]
 pub struct EmbedderCore {
-    pub(super) inner: Rc<RefCell<GpuEmbedder>>,
+    pub(super) inner: Rc<RefCell<EmbedderEngine>>,
     dimension: usize,
 }
 
@@ -262,7 +263,7 @@ impl EmbedderCore {
     ) -> JsResult<EmbedderCore> {
         let r = js(LoadRequest::read(&files, &options, &device))?;
         let pooling = js(string_arg("pooling", &pooling).and_then(|p| Pooling::parse(&p)))?;
-        let e = js(GpuEmbedder::load(r.files(), &r.limits, r.device, warning_fn(on_warning)).await)?.with_pooling(pooling);
+        let e = js(EmbedderEngine::load(r.files(), &r.limits, r.device, warning_fn(on_warning)).await)?.with_pooling(pooling);
         let dimension = e.cpu().dimension();
         Ok(EmbedderCore { inner: Rc::new(RefCell::new(e)), dimension })
     }

@@ -9,7 +9,11 @@
 use super::context::Gpu;
 use super::kernels::{self, Attention, Classifier, Dispatch, Embeddings, Matmul, MeanPool, ResidualLayerNorm, MAX_SEQUENCE};
 use super::weights::{BertWeights, Head, Linear, PoolerActivation};
-use crate::inference::batching::Batch;
+use crate::inference::batching::{batches, Batch, Sequence};
+pub use crate::inference::engine::Output;
+use crate::inference::model_info::parse_config;
+use crate::inference::onnx_import::prepare;
+use crate::inference::ModelFiles;
 use crate::{Error, Result};
 use std::sync::Arc;
 
@@ -62,15 +66,6 @@ struct LayerOps {
     ln2: ResidualLayerNorm,
 }
 
-/// What one forward pass returns per sequence.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Output {
-    /// `num_labels` logits.
-    Logits,
-    /// A mean-pooled embedding (`hidden` values), optionally L2-normalised.
-    MeanPooled { normalize: bool },
-}
-
 /// A BERT-family model resident on the GPU.
 pub struct GpuBert {
     gpu: Arc<Gpu>,
@@ -97,6 +92,22 @@ impl std::fmt::Debug for GpuBert {
 }
 
 impl GpuBert {
+    /// The GPU model of `files`: its BERT weights mapped from the ONNX graph up to `output`'s graph output
+    /// (`UNSUPPORTED` for graphs the kernels do not cover), uploaded to a new device.
+    pub async fn load(files: &ModelFiles<'_>, output: Output) -> Result<GpuBert> {
+        let config = files.config.map(parse_config).transpose()?;
+        // BERT-style configs name it num_attention_heads, DistilBERT's n_heads
+        let heads = ["num_attention_heads", "n_heads"]
+            .iter()
+            .find_map(|k| config.as_ref().and_then(|c| c.get(*k)).and_then(|v| v.as_u64()))
+            .map(|v| v as usize);
+        let (proto, _) = prepare(files.model, files.external_data)?;
+        let weights = BertWeights::from_onnx(&proto, output.graph_output(), heads)?;
+        drop(proto);
+        let gpu = Arc::new(Gpu::new().await?);
+        Ok(GpuBert::new(gpu, &weights))
+    }
+
     /// Uploads `weights` to `gpu`.
     pub fn new(gpu: Arc<Gpu>, weights: &BertWeights) -> Self {
         let g = &*gpu;
@@ -221,6 +232,21 @@ impl GpuBert {
             pool,
             _buffers: vec![hs, qkv, ctx, tmp, inter],
         });
+    }
+
+    /// The outputs of `sequences` in batches of `batch_size`, in input order (`width` values each).
+    pub async fn outputs(&mut self, sequences: &[Sequence], batch_size: usize, pad_id: i64, output: Output, width: usize) -> Result<Vec<f32>> {
+        let mut out = vec![0f32; sequences.len() * width];
+        for batch in batches(sequences, batch_size, pad_id) {
+            let values = self.run(&batch, output).await?;
+            if values.len() != batch.rows.len() * width {
+                return Err(Error::internal(format!("webgpu: {} outputs for {} rows", values.len(), batch.rows.len())));
+            }
+            for (r, &i) in batch.rows.iter().enumerate() {
+                out[i * width..(i + 1) * width].copy_from_slice(&values[r * width..(r + 1) * width]);
+            }
+        }
+        Ok(out)
     }
 
     /// Runs one padded batch: `[B, num_labels]` logits or `[B, H]` pooled embeddings, row-major.
