@@ -18,7 +18,7 @@ const probe = new Uint8Array([
   0x0a, body.length + 2, 0x01, body.length, ...body, // code section
 ]);
 
-/** What this runtime can run (the entries load the matching module; workerd.ts always bundles the SIMD128 one). */
+/** What this runtime can run (the entries load the matching module; workerd.ts always bundles the relaxed-SIMD one). */
 export const runtimeSimd: WasmSimd = WebAssembly.validate(probe) ? "relaxed-simd" : "simd128";
 
 /**

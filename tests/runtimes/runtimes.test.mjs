@@ -5,7 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import { createServer } from "node:http";
-import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,6 +14,7 @@ import { DOCUMENTS, QUERY, QRELS, RUN, MEASURES, MODEL, MODEL_FILE, PRETRAINED_I
 import { startHub } from "../node/hub_server.mjs";
 import { launchChromium } from "../common/chromium.mjs";
 import { fakeRanking } from "./workerd/fake_ai.mjs";
+import { snapshotExample } from "./workerd/example_snapshot.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -69,9 +70,9 @@ function compare(actual, runtime) {
   assert.equal(actual.errorCode, "INVALID_ARGUMENT", `${runtime}: bad input gives RerankitError INVALID_ARGUMENT`);
   // (workerd runs examples/worker, not the scenario: there `workers: "auto"` must simply run inline)
   if (runtime !== "workerd") assert.equal(actual.poolSame, true, `${runtime}: workers: 2 ranks as the caller's thread does`);
-  // Deno's and Chromium's V8 have relaxed SIMD, so they get the fused multiply-add module (its scores are held to
-  // the same 1e-5 as Node's SIMD128 ones above); workerd always bundles the SIMD128 one
-  if (runtime === "deno" || runtime === "chromium") assert.equal(actual.simd, "relaxed-simd", `${runtime}: the relaxed-SIMD module`);
+  // Deno's, Chromium's and workerd's V8 have relaxed SIMD, so they get a fused multiply-add module (its scores are
+  // held to the same 1e-5 as Node's SIMD128 ones above); workerd's is the Workers module, without WebGPU
+  if (runtime !== "node") assert.equal(actual.simd, "relaxed-simd", `${runtime}: the relaxed-SIMD module`);
 }
 
 function run(cmd, args, opts = {}) {
@@ -119,6 +120,30 @@ test("Deno runs rerank and evaluate through the package's deno entry", async () 
   comparePretrained(result.pretrained, "deno");
   console.log(`runtime passed: ${result.runtime} (model load ${result.loadMs} ms; fromPretrained by id)`);
   rmSync(denoDir, { recursive: true, force: true });
+});
+
+// A Worker's size limit after compression (script and wasm together): 10 MB on the Workers Paid plan, 3 MB on the
+// free plan; wrangler prints the size it would upload.
+const PAID_PLAN_GZIP_BYTES = 10_000_000;
+
+test("examples/worker passes `wrangler deploy --dry-run` with one wasm module, the relaxed-SIMD one, inside the Workers size limit", async () => {
+  const dir = snapshotExample();
+  try {
+    const out = await run(process.execPath, [path.join(root, "node_modules", "wrangler", "bin", "wrangler.js"), "deploy", "--dry-run", "--outdir", "bundle"],
+      { cwd: dir, env: { ...process.env, CI: "true", NO_COLOR: "1", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
+    const upload = out.match(/Total Upload: ([\d.]+) KiB \/ gzip: ([\d.]+) KiB/);
+    assert.ok(upload, `no upload size in wrangler's output:\n${out}`);
+    const gzipBytes = Number(upload[2]) * 1024;
+    const wasm = readdirSync(path.join(dir, "bundle")).filter((f) => f.endsWith(".wasm"));
+    assert.equal(wasm.length, 1, `one wasm module in the bundle: ${wasm}`);
+    const relaxed = readFileSync(path.join(root, "pkg", "dist", "wasm", "rerankit_relaxed_bg.wasm"));
+    assert.ok(readFileSync(path.join(dir, "bundle", wasm[0])).equals(relaxed), "the bundled module is the relaxed-SIMD one");
+    assert.ok(gzipBytes <= PAID_PLAN_GZIP_BYTES, `the Worker is ${(gzipBytes / 1e6).toFixed(2)} MB gzip, over the Workers limit of 10 MB`);
+    console.log(`runtime passed: wrangler deploy --dry-run: ${upload[1]} KiB, ${upload[2]} KiB gzip (${(gzipBytes / 1e6).toFixed(2)} MB; ` +
+      "the paid plan takes 10 MB, the free plan 3 MB)");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 /** Starts examples/worker in workerd (tests/runtimes/workerd/serve.mjs; `env`: its RERANKIT_WORKER_* settings);
@@ -169,15 +194,27 @@ test("a Cloudflare Worker in workerd reranks (Cohere response shape) and evaluat
     const stats = await (await fetch(first.url + "/stats")).json();
     assert.equal((await post(first.url, "/", { query: QUERY, documents: DOCUMENTS })).headers.get("x-reranker"), "local");
     assert.deepEqual((await (await fetch(first.url + "/__fake-ai")).json()).calls, [], "local mode never calls Workers AI");
-    compare({ ids: expected.ids, aggregate: evaluation.aggregate, errorCode: "INVALID_ARGUMENT",
+    compare({ ids: expected.ids, aggregate: evaluation.aggregate, errorCode: "INVALID_ARGUMENT", simd: stats.simd,
       rerank: reranked.results.map((r) => ({ index: r.index, score: r.relevance_score })) }, "workerd");
+
+    // Cohere's own SDK, pointed at the Worker (it posts to /v1/rerank), as a new user would try it
+    const { CohereClient } = await import("cohere-ai");
+    const cohere = new CohereClient({ token: "not-needed", environment: first.url });
+    const viaSdk = await cohere.rerank({ query: QUERY, documents: DOCUMENTS, topN: 3, returnDocuments: true });
+    assert.deepEqual(viaSdk.results.map((r) => [r.index, r.relevanceScore]), reranked.results.slice(0, 3).map((r) => [r.index, r.relevance_score]), "cohere-ai reranks through the Worker");
+    assert.deepEqual(viaSdk.results.map((r) => r.document), viaSdk.results.map((r) => ({ text: DOCUMENTS[r.index] })), "returnDocuments: each result carries its document");
+    const withoutDocs = await cohere.rerank({ query: QUERY, documents: DOCUMENTS.map((text) => ({ text })), topN: 1 });
+    assert.equal(withoutDocs.results[0].document, undefined, "no documents unless asked for");
+    // a budget already spent: the first document is scored, the rest come back unscored in the caller's order
+    const late = await (await post(first.url, "/", { query: QUERY, documents: DOCUMENTS, deadline_ms: 0 })).json();
+    assert.ok(late.results.some((r) => r.scored === false), `deadline_ms: 0 leaves documents unscored: ${JSON.stringify(late.results)}`);
     await first.stop();
 
     // A second worker (a new isolate) with the same Cache API storage: no second download, same answer.
     const second = await startWorker(persist);
     const again = await (await post(second.url, "/", { query: QUERY, documents: DOCUMENTS })).json();
     await second.stop();
-    assert.deepEqual(again, reranked, "the cached model reranks the same");
+    assert.deepEqual(again.results, reranked.results, "the cached model reranks the same");
     assert.equal(modelHits.get(modelPath), 1, "the second isolate took the model from the Cache API");
     console.log(`runtime passed: workerd (${stats.version}; first rerank incl. model download + load ${firstMs} ms; ` +
       `wasm memory ${(stats.wasm_memory_bytes / 2 ** 20).toFixed(1)} MiB; second isolate loaded the model from the Cache API)`);

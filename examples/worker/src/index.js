@@ -1,8 +1,10 @@
-// A Cloudflare Worker that reranks with rerankit — the request and response shapes of Cohere's rerank API and
-// Workers AI rerankers:
-//   POST /          {query, documents: string[] | {text}[], top_n?}  → {results: [{index, relevance_score}]}
+// A Cloudflare Worker that reranks with rerankit — the request and response shapes of Cohere's rerank API (so
+// Cohere's own SDK works with `environment` set to this Worker: it posts to /v1/rerank) and Workers AI rerankers:
+//   POST /          {query, documents: string[] | {text}[], top_n?, return_documents?, deadline_ms?}
+//                   → {id, results: [{index, relevance_score, document?}], meta}
 //   POST /evaluate  {qrels, run, measures}                            → {aggregate, perQuery}
-//   GET  /stats     {version, wasm_memory_bytes}: the wasm linear memory (never shrinks: the isolate's peak)
+//   GET  /stats     {version, simd, wasm_memory_bytes}: the module's SIMD level and its linear memory (which never
+//                   shrinks: the isolate's peak)
 //
 // Who ranks is the RERANKER variable (README.md in this folder):
 //   "local" (default)  a cross-encoder in the Worker itself (rerankit's wasm)
@@ -13,11 +15,15 @@
 // Each answer says who ranked in the `x-reranker` header ("local" | "workers-ai"), and why the fallback ranked in
 // `x-rerankit-fallback` (TIMEOUT, or the error code: REMOTE…).
 //
+// A local rerank stops scoring at DEADLINE_MS (default 20000, inside the Workers Paid plan's 30 s of CPU): documents
+// it had no time for come back after the scored ones, in the caller's order, with `"scored": false` — an answer
+// instead of a Worker killed at its CPU limit.
+//
 // The model is fetched once per isolate from MODEL_URL / TOKENIZER_URL — or, with MODEL_ID set, by its Hugging Face
 // Hub id (`CrossEncoder.fromPretrained`; optional HF_HOST for a mirror, DTYPE, REVISION). rerankit keeps the files in the Cache API
 // (cache "rerankit-models", keyed by URL), so a new isolate in the same colo does not download them again.
 // The weights are never bundled into the Worker: its script stays small and the model can change without a deploy.
-import { CrossEncoder, RerankitError, WorkersAiRanker, evaluate, version, wasmMemoryBytes, withFallback } from "rerankit";
+import { CrossEncoder, RerankitError, WorkersAiRanker, evaluate, version, wasmMemoryBytes, wasmSimd, withFallback } from "rerankit";
 
 const MODES = ["local", "workers-ai", "fallback"];
 
@@ -56,7 +62,7 @@ async function rankerFor(env) {
   if (!MODES.includes(mode)) throw new Error(`RERANKER: expected one of ${MODES.join(", ")}, got ${JSON.stringify(mode)}`);
   // One pair per model call keeps the activations (batch × heads × tokens² for attention) inside a Worker's 128 MB;
   // on one thread they cost no throughput.
-  const local = { batchSize: Number(env.BATCH_SIZE ?? 1) };
+  const local = { batchSize: Number(env.BATCH_SIZE ?? 1), deadlineMs: Number(env.DEADLINE_MS ?? 20000) };
   const answer = { reranker: mode === "local" ? "local" : "workers-ai", fallback: null };
   if (mode === "local") return { ranker: await localModel(env), options: local, answer };
   if (mode === "workers-ai") return { ranker: workersAi(env), options: {}, answer };
@@ -72,6 +78,17 @@ async function rankerFor(env) {
   return { ranker, options: {}, answer };
 }
 
+const COHERE_META = { api_version: { version: "1" } };
+
+/** One result as Cohere's API gives it: with `return_documents`, the document — `{text}` for a string, else the
+ *  object as sent; `scored: false` for one a deadline left unscored (its `relevance_score` is then null). */
+function cohereResult(r, given, returnDocuments) {
+  const result = { index: r.index, relevance_score: r.scored === false ? null : r.score };
+  if (returnDocuments === true) result.document = typeof given[r.index] === "string" ? { text: given[r.index] } : given[r.index];
+  if (r.scored !== undefined) result.scored = r.scored;
+  return result;
+}
+
 function json(body, status = 200, headers = {}) {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
 }
@@ -79,16 +96,19 @@ function json(body, status = 200, headers = {}) {
 export default {
   async fetch(request, env) {
     const { pathname } = new URL(request.url);
-    if (request.method === "GET" && pathname === "/stats") return json({ version: version(), wasm_memory_bytes: wasmMemoryBytes() });
+    if (request.method === "GET" && pathname === "/stats") return json({ version: version(), simd: wasmSimd(), wasm_memory_bytes: wasmMemoryBytes() });
     if (request.method !== "POST") return json({ error: "POST a JSON body" }, 405);
     try {
       const body = await request.json();
       if (pathname === "/evaluate") return json(evaluate(body.qrels, body.run, body.measures));
-      const documents = (body.documents ?? []).map((d) => (typeof d === "string" ? d : d?.text));
+      const given = body.documents ?? [];
+      const documents = given.map((d) => (typeof d === "string" ? d : d?.text));
       const { ranker, options, answer } = await rankerFor(env);
-      const results = await ranker.rerank(body.query, documents, { ...options, topK: body.top_n ?? null });
+      // a caller may ask for less time than DEADLINE_MS (`deadline_ms`), never more
+      const deadline = body.deadline_ms === undefined || options.deadlineMs === undefined ? {} : { deadlineMs: Math.min(options.deadlineMs, body.deadline_ms) };
+      const results = await ranker.rerank(body.query, documents, { ...options, ...deadline, topK: body.top_n ?? null });
       const headers = { "x-reranker": answer.reranker, ...(answer.fallback ? { "x-rerankit-fallback": answer.fallback } : {}) };
-      return json({ results: results.map((r) => ({ index: r.index, relevance_score: r.score })) }, 200, headers);
+      return json({ id: crypto.randomUUID(), results: results.map((r) => cohereResult(r, given, body.return_documents)), meta: COHERE_META }, 200, headers);
     } catch (e) {
       // The caller's mistakes are 400s; a hosted reranker that fails is a bad gateway; a model that cannot be
       // fetched or loaded is the Worker's problem.

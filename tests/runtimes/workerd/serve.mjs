@@ -14,7 +14,7 @@
 import path from "node:path";
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { fileURLToPath } from "node:url";
+import { root, snapshotExample } from "./example_snapshot.mjs";
 
 process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -26,21 +26,13 @@ if (!modelUrl || !tokenizerUrl) {
   console.error("usage: serve.mjs MODEL_URL TOKENIZER_URL | serve.mjs --id MODEL_ID HUB_URL");
   process.exit(2);
 }
-// A snapshot of the example and of the package as npm would install it (package.json + pkg/dist): wrangler's
-// bundler always watches its inputs, and a rebuild of pkg/dist during a run would restart the worker mid-request.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const exampleDir = mkdtempSync(path.join(tmpdir(), "rerankit-worker-"));
+const exampleDir = snapshotExample();
 process.on("exit", () => rmSync(exampleDir, { recursive: true, force: true }));
-cpSync(path.join(root, "examples", "worker", "wrangler.toml"), path.join(exampleDir, "wrangler.toml"));
-cpSync(path.join(root, "examples", "worker", "src"), path.join(exampleDir, "src"), { recursive: true });
 if (process.env.RERANKIT_WORKER_FAKE_AI) {
   for (const f of ["fake_ai.mjs", "fake_ai_entry.js"]) cpSync(path.join(root, "tests", "runtimes", "workerd", f), path.join(exampleDir, "src", f));
   const toml = path.join(exampleDir, "wrangler.toml");
   writeFileSync(toml, readFileSync(toml, "utf8").replace(/^main = .*$/m, 'main = "src/fake_ai_entry.js"'));
 }
-const installed = path.join(exampleDir, "node_modules", "rerankit");
-cpSync(path.join(root, "package.json"), path.join(installed, "package.json"));
-cpSync(path.join(root, "pkg", "dist"), path.join(installed, "pkg", "dist"), { recursive: true });
 // Where workerd keeps the Cache API's entries: RERANKIT_WORKERD_PERSIST lets a second worker find the first's
 // (the test proves a new isolate does not download the model again); by default a fresh folder, removed at exit.
 const keep = process.env.RERANKIT_WORKERD_PERSIST;
