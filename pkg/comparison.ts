@@ -6,7 +6,7 @@ import * as wasm from "./wasm/rerankit.js";
 import { invalidArgument } from "./errors.js";
 import { OwnedWasm, notMadeByRerankit } from "./runtime.js";
 import { ParsedRun, qrelsHandle, runHandle, wasmOptions, type EvaluateOptions, type QrelsInput, type RunInput } from "./metrics.js";
-import type { FusionRun } from "./rankers.js";
+import type { FusionNorm, FusionRun } from "./rankers.js";
 
 /**
  * The significance test of a run comparison: Fisher's randomisation, Student's paired t-test or Tukey's HSD (ranx's
@@ -250,39 +250,102 @@ export function compareRuns(
   }
 }
 
-/** Options of `optimizeFusion` (ranx's `optimize_fusion`). */
+/** Options of `optimizeFusion` (ranx's `optimize_fusion` keyword arguments, in camelCase). */
 export interface OptimizeFusionOptions {
-  /** "wsum" (default), "mixed", "wmnz" (weights) or "rrf" (k). */
-  method?: "wsum" | "mixed" | "wmnz" | "rrf";
+  /**
+   * "wsum" (default), "mixed", "wmnz", "w_bordafuse", "w_condorcet" (weights), "rrf" (k), "gmnz" (gamma), "logn_isr"
+   * (sigma), "rbc" (phi), "probfuse" (trained for each number of segments), "slidefuse" (trained, then w); "bayesfuse",
+   * "mapfuse", "posfuse", "segfuse" are trained only (no search, no score).
+   */
+  method?: "wsum" | "mixed" | "wmnz" | "w_bordafuse" | "w_condorcet" | "rrf" | "gmnz" | "combgmnz" | "logn_isr" | "rbc" | "probfuse" | "slidefuse" | "bayesfuse" | "mapfuse" | "posfuse" | "segfuse";
   /** The measure to maximise, any name evaluate takes (default ranx's "ndcg"). */
   metric?: string;
-  /** Normalisation applied once before the search (default "min-max", as ranx). */
-  norm?: "min-max" | "max" | "sum" | "zmuv" | "z-score" | "rank" | "none";
-  /** Grid step: weights (default 0.1) or rrf's k (default 10). */
+  /** Normalisation applied once before the search or training (default "min-max", as ranx). */
+  norm?: FusionNorm;
+  /** Grid step: weights (default 0.1), rrf's k (default 10), gamma, sigma, phi (default 0.01). */
   step?: number;
   /** rrf's smallest k (default 10). */
   minK?: number;
   /** rrf's largest k (default 100). */
   maxK?: number;
-  /** The configurations to try instead of the generated grid: weight vectors (wsum, mixed, wmnz) or k values (rrf). */
+  /** gmnz's smallest γ (default 0.01). */
+  minGamma?: number;
+  /** gmnz's largest γ (default 1.0). */
+  maxGamma?: number;
+  /** logn_isr's smallest σ (default 0.01). */
+  minSigma?: number;
+  /** logn_isr's largest σ (default 1.0). */
+  maxSigma?: number;
+  /** rbc's smallest φ (default 0.01). */
+  minPhi?: number;
+  /** rbc's largest φ (default 1.0). */
+  maxPhi?: number;
+  /** probfuse's smallest number of segments (default 1). */
+  minNSegments?: number;
+  /** probfuse's largest number of segments (default 100). */
+  maxNSegments?: number;
+  /** slidefuse's smallest window half-width (default 1). */
+  minW?: number;
+  /** slidefuse's largest window half-width (default 100). */
+  maxW?: number;
+  /** The configurations to try instead of the generated grid: weight vectors, or k, γ, σ, φ, segment counts or w values. */
   grid?: number[][] | number[];
 }
 
-/** A fusion configuration, as `fuse` takes it: weights (wsum, mixed, wmnz) or rrf's k. */
-export type FusionParams = {
-  /** One weight per run. */
-  weights: number[];
-} | {
-  /** rrf's k. */
-  k: number;
-};
+/**
+ * A fusion configuration, as `fuse` takes it beside the method (`fuse(runs, {method, norm, ...params})`); a probfuse
+ * trial is `{nSegments}`.
+ */
+export type FusionParams =
+  | {
+      /** One weight per run. */
+      weights: number[];
+    }
+  | {
+      /** rrf's k. */
+      k: number;
+    }
+  | {
+      /** gmnz's γ. */
+      gamma: number;
+    }
+  | {
+      /** logn_isr's σ. */
+      sigma: number;
+    }
+  | {
+      /** rbc's φ. */
+      phi: number;
+    }
+  | {
+      /** A probfuse trial's number of segments. */
+      nSegments: number;
+    }
+  | {
+      /** Trained probabilities, one array per run (probfuse, posfuse, segfuse; slidefuse with w). */
+      probs: number[][];
+      /** slidefuse's window half-width. */
+      w?: number;
+    }
+  | {
+      /** A slidefuse trial's window half-width. */
+      w: number;
+    }
+  | {
+      /** bayesfuse's trained log-odds, one array per run. */
+      logOdds: number[][];
+    }
+  | {
+      /** mapfuse's trained MAP, one per run. */
+      mapScores: number[];
+    };
 
 /** What `optimizeFusion` found. */
 export interface FusionOptimization {
   /** The best configuration (ranx's rule: the last of equal best scores in grid order). */
   params: FusionParams;
-  /** The best configuration's mean `metric`. */
-  score: number;
+  /** The best configuration's mean `metric`; null for the methods that are only trained. */
+  score: number | null;
   /** Every configuration tried, in grid order, with its score (ranx's optimisation report). */
   trials: {
     /** The configuration tried. */
@@ -293,9 +356,10 @@ export interface FusionOptimization {
 }
 
 /**
- * ranx's `optimize_fusion`: the weights (wsum, mixed, wmnz) or the rrf k that maximise `metric` on `qrels`, by
- * ranx's grid search (weights in steps of 0.1 whose sum is exactly 1; k = 10, 20, …, 100). Pass the result's
- * params to `fuse`.
+ * ranx's `optimize_fusion`: the parameters that maximise `metric` on `qrels` by ranx's grid search (weights in
+ * steps of 0.1 whose sum is exactly 1; k = 10, 20, …, 100; γ, σ, φ = 0.01 … 1.0; 1 … 100 segments or w), or the
+ * training of the supervised methods (probfuse, slidefuse, bayesfuse, mapfuse, posfuse, segfuse). Pass the result's
+ * params to `fuse` beside the method.
  */
 export function optimizeFusion(qrels: QrelsInput, runs: FusionRun[], options: OptimizeFusionOptions = {}): FusionOptimization {
   if (!Array.isArray(runs)) invalidArgument("runs", "expected an array of runs {queryId: {docId: score}}");

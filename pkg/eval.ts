@@ -14,7 +14,7 @@ export {
 } from "./document.js";
 export { version, wasmMemoryBytes, wasmRestarts, wasmSimd } from "./runtime.js";
 export type { WasmSimd } from "./wasm_simd.js";
-export { RecentnessRanker, LostInTheMiddleRanker, DiversityRanker, fuse, adaptiveWeight, combineScores, type RecentnessRankerOptions, type RankingMode, type LostInTheMiddleRankerOptions, type DiversityRankerOptions, type DiversityQuery, type TextEmbedder, type DocumentLike, type FusionRun, type FuseOptions, type AdaptiveWeightOptions, type CombineScoresOptions } from "./rankers.js";
+export { RecentnessRanker, LostInTheMiddleRanker, DiversityRanker, fuse, adaptiveWeight, combineScores, type RecentnessRankerOptions, type RankingMode, type LostInTheMiddleRankerOptions, type DiversityRankerOptions, type DiversityQuery, type TextEmbedder, type DocumentLike, type FusionRun, type FuseOptions, type FusionMethodName, type FusionNorm, type AdaptiveWeightOptions, type CombineScoresOptions } from "./rankers.js";
 export { type Ranker, type RankOptions, type RerankDocument, type RerankResult } from "./ranker.js";
 export { CohereRanker, type CohereRankerOptions } from "./hosted/cohere.js";
 export { WorkersAiRanker, type WorkersAiRankerOptions, type WorkersAiBinding, type WorkersAiRerankInput } from "./hosted/workers_ai.js";

@@ -321,21 +321,52 @@ export class DiversityRanker {
 /** A run in ranx's shape: `{queryId: {docId: score}}`. */
 export type FusionRun = Record<string, Record<string, number>>;
 
-/** Options of `fuse` (ranx's `fuse`). */
+/** A fusion method by ranx's name (`sum`, `mnz`… also spelt `combsum`, `combmnz`…). */
+export type FusionMethodName =
+  | "rrf" | "wsum" | "mixed" | "wmnz"
+  | "sum" | "combsum" | "mnz" | "combmnz" | "max" | "combmax" | "min" | "combmin" | "anz" | "combanz" | "med" | "combmed" | "gmnz" | "combgmnz"
+  | "isr" | "log_isr" | "logn_isr" | "rbc" | "bordafuse" | "w_bordafuse" | "condorcet" | "w_condorcet"
+  | "probfuse" | "bayesfuse" | "mapfuse" | "posfuse" | "segfuse" | "slidefuse";
+
+/** A normalisation by ranx's name; `"none"` or `null` for none. */
+export type FusionNorm = "min-max" | "min_max" | "min-max-inverted" | "min_max_inverted" | "max" | "sum" | "zmuv" | "z-score" | "rank" | "borda" | "none";
+
+/** Options of `fuse` (ranx's `fuse(runs, norm, method, params)`, the params beside the method under ranx's names). */
 export interface FuseOptions {
-  /** `"rrf"` (default), `"wsum"`, `"mixed"`, `"wmnz"`, `"combsum"`, `"combmnz"` or `"combmax"`. */
-  method?: "rrf" | "wsum" | "mixed" | "wmnz" | "combsum" | "combmnz" | "combmax";
+  /**
+   * `"rrf"` (default); `"wsum"`, `"mixed"`, `"wmnz"` (weights); `"sum"`, `"mnz"`, `"max"`, `"min"`, `"anz"`, `"med"`,
+   * `"gmnz"` (gamma) over the normalised scores; `"isr"`, `"log_isr"`, `"logn_isr"` (sigma), `"rbc"` (phi),
+   * `"bordafuse"`, `"w_bordafuse"` (weights), `"condorcet"`, `"w_condorcet"` (weights) over the positions; the trained
+   * `"probfuse"`, `"posfuse"`, `"segfuse"` (probs), `"slidefuse"` (probs, w), `"bayesfuse"` (logOdds), `"mapfuse"`
+   * (mapScores), whose params `optimizeFusion` trains.
+   */
+  method?: FusionMethodName;
   /** RRF's k (default 60). */
   k?: number;
-  /** One weight per run (`wsum`, `mixed` and `wmnz` only). */
+  /** One weight per run (`wsum`, `mixed`, `wmnz`, `w_bordafuse`, `w_condorcet`). */
   weights?: number[];
-  /** Normalisation per run and query before combining: `"min-max"` (default, as ranx), `"max"`, `"sum"`, `"zmuv"` / `"z-score"`, `"rank"`, or `null` / `"none"`. Ignored by RRF. */
-  norm?: "min-max" | "max" | "sum" | "zmuv" | "z-score" | "rank" | "none" | null;
+  /** `rbc`'s persistence φ. */
+  phi?: number;
+  /** `gmnz`'s exponent γ. */
+  gamma?: number;
+  /** `logn_isr`'s σ in [0, 1] (default 0.01). */
+  sigma?: number;
+  /** `slidefuse`'s window half-width. */
+  w?: number;
+  /** Trained probabilities, one array per run (`probfuse`, `posfuse`, `segfuse`, `slidefuse`). */
+  probs?: number[][];
+  /** `bayesfuse`'s trained log-odds, one array per run. */
+  logOdds?: number[][];
+  /** `mapfuse`'s trained MAP, one per run. */
+  mapScores?: number[];
+  /** Normalisation per run and query before fusing: `"min-max"` (default, as ranx), `"min-max-inverted"`, `"max"`, `"sum"`, `"zmuv"` / `"z-score"`, `"rank"`, `"borda"`, or `null` / `"none"`. The position-based methods see it only through the order it gives. */
+  norm?: FusionNorm | null;
 }
 
 /**
- * Fuses ranx-shaped runs as ranx's `fuse` does: normalise each run per query, then combine (RRF: Σ 1/(k + rank),
- * rank 1-based by score descending). The fused run lists every retrieved document per query by fused score
+ * Fuses ranx-shaped runs as ranx's `fuse` does, with any of ranx's methods and normalisations: normalise each run
+ * per query, then combine (RRF: Σ 1/(k + rank), rank 1-based by score descending). An unknown method or
+ * normalisation is INVALID_ARGUMENT naming the nearest valid names. The fused run lists every retrieved document per query by fused score
  * descending, ties by doc id ascending; queries are the union of the runs' queries.
  */
 export function fuse(runs: FusionRun[], options: FuseOptions = {}): FusionRun {

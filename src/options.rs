@@ -94,6 +94,13 @@ fn names(rest: &str) -> (String, Vec<String>) {
     (name, quoted.collect())
 }
 
+/// "unknown normalisation \"bordaa\": did you mean \"borda\"? (valid: …)": the message for a name outside a
+/// fixed list (fusion methods, normalisations), with the nearest valid name when one is near enough.
+pub fn unknown_name(what: &str, name: &str, valid: &[&str]) -> String {
+    let valid: Vec<String> = valid.iter().map(|v| v.to_string()).collect();
+    unknown(what, name, &valid)
+}
+
 /// "unknown option \"topk\": did you mean \"topK\"? (valid: …)".
 fn unknown(what: &str, name: &str, valid: &[String]) -> String {
     let mut text = format!("unknown {what} {name:?}");

@@ -27,6 +27,7 @@ fn params_json(p: &FusionParams) -> String {
     match p {
         FusionParams::Weights(w) => format!("({})", w.iter().map(|x| format!("{x:?}")).collect::<Vec<_>>().join(", ")),
         FusionParams::K(k) => format!("{}", *k as u64),
+        other => unreachable!("{other:?}"),
     }
 }
 
@@ -66,6 +67,7 @@ fn optimize_fusion_equals_ranx() {
                 assert_eq!(w, &want, "{}", case["metric"]);
             }
             FusionParams::K(k) => assert_eq!(*k, best["k"].as_f64().unwrap()),
+            other => unreachable!("{other:?}"),
         }
         configs += grid.len();
     }

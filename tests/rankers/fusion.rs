@@ -128,9 +128,10 @@ fn method_names() {
     assert!(FusionMethod::parse("wsum", None, None).unwrap_err().message.starts_with("weights:"));
     assert!(FusionMethod::parse("rrf", None, Some(vec![1.0])).unwrap_err().message.starts_with("weights:"));
     assert!(FusionMethod::parse("combsum", Some(10.0), None).unwrap_err().message.starts_with("k:"));
-    assert!(FusionMethod::parse("bayesfuse", None, None).unwrap_err().message.starts_with("method:"));
+    assert!(FusionMethod::parse("bayesfuse", None, None).unwrap_err().message.starts_with("logOdds: method \"bayesfuse\" needs"));
     assert_eq!(Normalization::parse("norm", "z-score").unwrap(), Normalization::ZScore);
-    assert_eq!(Normalization::parse("norm", "borda").unwrap_err().code, ErrorCode::Unsupported);
+    assert_eq!(Normalization::parse("norm", "borda").unwrap(), Normalization::Borda);
+    assert_eq!(Normalization::parse("norm", "min_max_inverted").unwrap(), Normalization::MinMaxInverted);
 }
 
 #[test]
@@ -254,4 +255,214 @@ fn equals_ranx_on_the_collection_fixtures() {
             assert_eq!(mine, theirs, "rrf tie-broken order of {q}");
         }
     }
+}
+
+// ------------------------------------------------------------------------------- every method, ranx's values
+//
+// tests/fixtures/ranx_fusion/ranx_fusion.json (tests/fixtures/gen/make_ranx_fusion.py): ranx 0.3.21's `fuse` of a
+// slice of bm25 × second × ce_probe (no tied input scores) with every method and normalisation, and its
+// `optimize_fusion` (search or training) for every method it optimises. Scores per (query, doc) within 1e-9
+// relative; the chosen parameters exactly.
+
+use rerankit::metrics::Qrels;
+use rerankit::rankers::fusion::optimize::{optimize_fusion, FusionParams, OptimizeOptions};
+use rerankit::rankers::fusion::FusionOptions;
+use serde_json::Value as Json;
+
+fn ranx_fusion_fixture() -> Json {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/ranx_fusion/ranx_fusion.json");
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    a == b || (a - b).abs() <= 1e-9 * a.abs().max(b.abs())
+}
+
+/// bayesfuse's log-odds from the fixture's one value per band.
+fn expand_bands(params: &mut Json) {
+    if let Some(bands) = params.as_object_mut().and_then(|o| o.remove("logOddsBands")) {
+        let cut = rerankit::rankers::fusion::trained::BAYESFUSE_CUTOFFS;
+        let odds: Vec<Vec<f64>> = bands
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| cut.windows(2).zip(b.as_array().unwrap()).flat_map(|(w, v)| std::iter::repeat(v.as_f64().unwrap()).take(w[1] - w[0])).collect())
+            .collect();
+        params["logOdds"] = json!(odds);
+    }
+}
+
+fn fixture_runs_and_qrels(fixture: &Json) -> (Vec<Run>, Qrels) {
+    let runs = ["bm25", "second", "ce_probe"].iter().enumerate().map(|(i, n)| Run::from_json(&format!("runs[{i}]"), &fixture["runs"][n]).unwrap()).collect();
+    let mut triples = Vec::new();
+    for (q, docs) in fixture["qrels"].as_object().unwrap() {
+        for (d, g) in docs.as_object().unwrap() {
+            triples.push((q.as_str(), d.as_str(), g.as_i64().unwrap()));
+        }
+    }
+    (runs, Qrels::from_triples(triples).unwrap())
+}
+
+#[test]
+fn every_method_and_norm_equals_ranx() {
+    let fixture = ranx_fusion_fixture();
+    assert_eq!(fixture["versions"]["ranx"], "0.3.21");
+    let (runs, _) = fixture_runs_and_qrels(&fixture);
+    let trained: HashMap<(String, String), Json> = fixture["optimize_fusion"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| ((c["method"].as_str().unwrap().to_string(), c["norm"].to_string()), c["best_params"].clone()))
+        .collect();
+    let (mut cases, mut scores, mut worst) = (0, 0, 0.0f64);
+    let mut methods = HashSet::new();
+    let mut norms = HashSet::new();
+    for case in fixture["fuse"].as_array().unwrap() {
+        let method = case["method"].as_str().unwrap();
+        let mut options = case["params"].clone();
+        if case["trained"] == true {
+            // the trained params, then the case's own (slidefuse's w)
+            let mut best = trained[&(method.to_string(), case["norm"].to_string())].clone();
+            expand_bands(&mut best);
+            for (k, v) in case["params"].as_object().unwrap() {
+                best[k] = v.clone();
+            }
+            options = best;
+        }
+        options["method"] = json!(method);
+        options["norm"] = case["norm"].clone();
+        let options: FusionOptions = rerankit::options::from_json("", options).unwrap();
+        let (m, norm) = options.method_and_norm().unwrap();
+        let ours = fuse(&runs, &m, norm).unwrap();
+        for (q, docs) in fixture["docs"].as_object().unwrap() {
+            let mine: HashMap<&str, f64> = ours.results(q).unwrap().iter().map(|(d, s)| (d.as_str(), *s)).collect();
+            let theirs = case["scores"][q].as_array().unwrap();
+            assert_eq!(mine.len(), theirs.len(), "{method} {} {q}: document count", case["norm"]);
+            for (d, s) in docs.as_array().unwrap().iter().zip(theirs) {
+                let (m, s) = (mine[d.as_str().unwrap()], s.as_f64().unwrap());
+                assert!(close(m, s), "{method} norm {} {q} {d}: {m} vs ranx {s}", case["norm"]);
+                if m != s {
+                    worst = worst.max((m - s).abs() / s.abs());
+                }
+                scores += 1;
+            }
+        }
+        methods.insert(method.to_string());
+        norms.insert(case["norm"].to_string());
+        cases += 1;
+    }
+    eprintln!("{cases} fusions, {scores} scores; largest relative difference {worst:e}");
+    assert_eq!(methods.len(), 25, "{methods:?}");
+    assert_eq!(norms.len(), 8, "{norms:?}");
+}
+
+#[test]
+fn optimize_and_train_equal_ranx() {
+    let fixture = ranx_fusion_fixture();
+    let (runs, qrels) = fixture_runs_and_qrels(&fixture);
+    let mut methods = HashSet::new();
+    for case in fixture["optimize_fusion"].as_array().unwrap() {
+        let method = case["method"].as_str().unwrap();
+        let mut options: OptimizeOptions = rerankit::options::from_json("", json!({"method": method, "metric": case["metric"], "norm": case["norm"]})).unwrap();
+        if case["norm"].is_null() {
+            options.norm = Some(Normalization::None);
+        }
+        let result = optimize_fusion(&qrels, &runs, &options).unwrap();
+        let mut want = case["best_params"].clone();
+        expand_bands(&mut want);
+        let got = result.best.to_json();
+        let what = format!("{method} norm {}", case["norm"]);
+        match (&result.best, method) {
+            // trained arrays: ranx's floats, the same arithmetic
+            (FusionParams::Probs(_) | FusionParams::LogOdds(_) | FusionParams::MapScores(_) | FusionParams::SlideFuse { .. }, _) => {
+                let flat = |v: &Json| -> Vec<f64> {
+                    let mut out = Vec::new();
+                    let mut stack = vec![v.clone()];
+                    while let Some(x) = stack.pop() {
+                        match x {
+                            Json::Array(a) => stack.extend(a.into_iter().rev()),
+                            Json::Object(o) => stack.extend(o.into_iter().map(|(_, v)| v).collect::<Vec<_>>().into_iter().rev()),
+                            Json::Number(n) => out.push(n.as_f64().unwrap()),
+                            other => panic!("{other}"),
+                        }
+                    }
+                    out
+                };
+                assert_eq!(got.as_object().unwrap().keys().collect::<Vec<_>>(), want.as_object().unwrap().keys().collect::<Vec<_>>(), "{what}");
+                let (g, w) = (flat(&got), flat(&want));
+                assert_eq!(g.len(), w.len(), "{what}");
+                for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+                    assert!(close(*a, *b), "{what} [{i}]: {a} vs ranx {b}");
+                }
+            }
+            // a searched value: the same number (ranx writes k as an integer)
+            _ => {
+                let (g, w) = (got.as_object().unwrap(), want.as_object().unwrap());
+                assert_eq!(g.keys().collect::<Vec<_>>(), w.keys().collect::<Vec<_>>(), "{what}");
+                for (k, v) in g {
+                    match v.as_array() {
+                        Some(a) => assert_eq!(a.iter().map(|x| x.as_f64()).collect::<Vec<_>>(), w[k].as_array().unwrap().iter().map(|x| x.as_f64()).collect::<Vec<_>>(), "{what}"),
+                        None => assert_eq!(v.as_f64(), w[k].as_f64(), "{what}"),
+                    }
+                }
+            }
+        }
+        if let Some(trials) = case["trials"].as_array() {
+            assert_eq!(result.trials.len(), trials.len(), "{what}");
+            for ((params, score), t) in result.trials.iter().zip(trials) {
+                let config = params.to_json();
+                let value = config.as_object().unwrap().values().next().unwrap().clone();
+                let theirs = &t[0];
+                let numbers = |v: &Json| -> Vec<f64> { v.as_array().map_or_else(|| vec![v.as_f64().unwrap()], |a| a.iter().map(|x| x.as_f64().unwrap()).collect()) };
+                assert_eq!(numbers(&value), numbers(theirs), "{what}: config");
+                let s = t[1].as_f64().unwrap();
+                assert!(close(*score, s), "{what} {value}: {score} vs ranx {s}");
+            }
+        } else {
+            assert!(result.trials.is_empty() && result.best_score.is_none(), "{what}");
+        }
+        methods.insert(method.to_string());
+    }
+    assert_eq!(methods.len(), 15, "{methods:?}");
+}
+
+#[test]
+fn unknown_names_are_refused_with_the_nearest() {
+    let err = FusionMethod::parse("combmnx", None, None).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    assert!(err.message.starts_with("method: unknown fusion method \"combmnx\": did you mean \"combmnz\"?"), "{}", err.message);
+    assert!(err.message.contains("slidefuse") && err.message.contains("w_condorcet"), "{}", err.message);
+    let err = FusionMethod::parse("bordafus", None, None).unwrap_err();
+    assert!(err.message.contains("did you mean \"bordafuse\"?"), "{}", err.message);
+    let err = Normalization::parse("norm", "min_max_invert").unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    assert!(err.message.starts_with("norm: unknown normalisation \"min_max_invert\": did you mean \"min_max_inverted\"?"), "{}", err.message);
+    // through the JS-facing options: the field is named
+    let err = rerankit::options::from_json::<FusionOptions>("", json!({"method": "rbc", "norm": "zscore"})).unwrap_err();
+    assert!(err.message.starts_with("norm: unknown normalisation \"zscore\""), "{}", err.message);
+    // an unknown parameter: the closest option
+    let err = rerankit::options::from_json::<FusionOptions>("", json!({"method": "probfuse", "nSegment": 3})).unwrap_err();
+    assert!(err.message.starts_with("nSegment: unknown option"), "{}", err.message);
+    let err = rerankit::options::from_json::<FusionOptions>("", json!({"method": "rbc", "phy": 0.8})).unwrap_err();
+    assert!(err.message.contains("did you mean \"phi\"?"), "{}", err.message);
+    // a parameter of another method, a missing one, a bad value
+    let opts = |v: Json| FusionMethod::from_options(&rerankit::options::from_json::<FusionOptions>("", v).unwrap()).unwrap_err().message;
+    assert!(opts(json!({"method": "wsum", "weights": [1, 1], "phi": 0.5})).starts_with("phi: only method \"rbc\" takes phi, not \"wsum\""));
+    assert!(opts(json!({"method": "rbc"})).starts_with("phi: method \"rbc\" needs phi"));
+    assert!(opts(json!({"method": "gmnz"})).starts_with("gamma:"));
+    assert!(opts(json!({"method": "logn_isr", "sigma": 1.5})).starts_with("sigma: must be in [0, 1]"));
+    assert!(opts(json!({"method": "slidefuse", "probs": [[0.5]]})).starts_with("w: method \"slidefuse\" needs w"));
+    assert!(opts(json!({"method": "condorcet", "probs": [[0.5]]})).starts_with("probs: only methods"));
+    let err = rerankit::options::from_json::<FusionOptions>("", json!({"method": "slidefuse", "w": 1.5})).unwrap_err();
+    assert!(err.message.starts_with("w: expected a non-negative integer"), "{}", err.message);
+    // per-run parameters must match the runs
+    let m = FusionMethod::from_options(&rerankit::options::from_json::<FusionOptions>("", json!({"method": "posfuse", "probs": [[0.5]]})).unwrap()).unwrap();
+    assert!(fuse(&two_runs(), &m, Normalization::MinMax).unwrap_err().message.starts_with("probs: has 1 entries for 2 runs"));
+    // optimizeFusion: an unknown method, one ranx does not optimise, an option of another method
+    let qrels = Qrels::parse("q1 0 a 1\n").unwrap();
+    let o = |v: Json| optimize_fusion(&qrels, &two_runs(), &rerankit::options::from_json::<OptimizeOptions>("", v).unwrap()).unwrap_err().message;
+    assert!(o(json!({"method": "slidefus"})).contains("did you mean \"slidefuse\"?"));
+    assert!(o(json!({"method": "bordafuse"})).starts_with("method: \"bordafuse\" has no parameters to optimise"));
+    assert!(o(json!({"method": "rbc", "minGamma": 0.1})).starts_with("minGamma: only \"gmnz\" takes minGamma"));
+    assert!(o(json!({"method": "probfuse", "step": 0.1})).starts_with("step: only"));
 }

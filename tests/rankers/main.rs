@@ -5,6 +5,7 @@ mod recentness;
 mod lost_in_the_middle;
 mod diversity;
 mod fusion;
+mod fusion_ranx_tests;
 mod adaptive_weight;
 mod options;
 mod pipeline_value;

@@ -58,9 +58,9 @@ fn wrong_types_and_values_name_the_field() {
 fn enum_values_read_by_their_own_parsers_keep_message_and_code() {
     let o: RecentnessOptions = from_json("", json!({"dateMetaField": "date", "rankingMode": "score"})).unwrap();
     assert_eq!((o.ranking_mode, o.weight, o.top_k), (RankingMode::Score, 0.5, None));
-    let (code, message) = error::<FusionOptions>("", json!({"norm": "borda"}));
-    assert_eq!(code, ErrorCode::Unsupported);
-    assert!(message.starts_with("norm: \"borda\" normalisation is not offered"), "{message}");
+    let (code, message) = error::<FusionOptions>("", json!({"norm": "bordaa"}));
+    assert_eq!(code, ErrorCode::InvalidArgument);
+    assert!(message.starts_with("norm: unknown normalisation \"bordaa\": did you mean \"borda\"?"), "{message}");
     let (code, message) = error::<RecentnessOptions>("", json!({"dateMetaField": "d", "rankingMode": "rrf"}));
     assert_eq!(code, ErrorCode::InvalidArgument);
     assert!(message.starts_with("rankingMode: expected \"reciprocal_rank_fusion\" or \"score\""), "{message}");

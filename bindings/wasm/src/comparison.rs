@@ -8,7 +8,7 @@ use super::metrics::{requests_and_options, MetricsQrels, MetricsRun};
 use rerankit::metrics::comparison::{compare, CompareSettings, Comparison, PermutationSettings, StatTest};
 use rerankit::metrics::report::{report, ReportFormat, ReportStyle};
 use rerankit::metrics::Run;
-use rerankit::rankers::fusion::optimize::{optimize_fusion, FusionParams, OptimizeOptions};
+use rerankit::rankers::fusion::optimize::{optimize_fusion, OptimizeOptions};
 use rerankit::rankers::fusion::Run as FusionRun;
 use rerankit::{Error, Result};
 use serde_json::{json, Value};
@@ -127,7 +127,8 @@ impl MetricsComparison {
     }
 }
 
-/// ranx's `optimize_fusion`: `{params: {weights} | {k}, score, trials: [{params, score}]}`.
+/// ranx's `optimize_fusion`: `{params, score, trials: [{params, score}]}` (`params` as `fuse` takes them; `score`
+/// null and no trials for the methods that are only trained).
 #[wasm_bindgen(js_name = fusionOptimize)]
 pub fn fusion_optimize(qrels: &MetricsQrels, runs: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
@@ -137,14 +138,10 @@ pub fn fusion_optimize(qrels: &MetricsQrels, runs: JsValue, options: JsValue) ->
         };
         let runs: Vec<FusionRun> = items.iter().enumerate().map(|(i, r)| FusionRun::from_json(&format!("runs[{i}]"), r)).collect::<Result<_>>()?;
         let result = optimize_fusion(qrels.qrels(), &runs, &options)?;
-        let params = |p: &FusionParams| match p {
-            FusionParams::Weights(w) => json!({ "weights": w }),
-            FusionParams::K(k) => json!({ "k": k }),
-        };
         to_js(&json!({
-            "params": params(&result.best),
+            "params": result.best.to_json(),
             "score": result.best_score,
-            "trials": result.trials.iter().map(|(p, s)| json!({ "params": params(p), "score": s })).collect::<Vec<_>>(),
+            "trials": result.trials.iter().map(|(p, s)| json!({ "params": p.to_json(), "score": s })).collect::<Vec<_>>(),
         }))
     })())
 }

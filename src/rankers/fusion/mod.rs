@@ -1,111 +1,71 @@
-//! Rank fusion over runs in ranx's shape `{query_id: {doc_id: score}}`.
+//! Rank fusion over runs in ranx's shape `{query_id: {doc_id: score}}`, with every method and normalisation of
+//! ranx 0.3.21.
 //!
 //! `fuse(runs, method, norm)` follows ranx's `fuse`: each run's scores are normalised per query
-//! ([`normalization`]), then combined per document ([`comb`], [`rrf`]). The fused run lists every document that
-//! any run retrieved, ranked by fused score descending, **ties broken by doc id ascending** (ranx leaves ties to
-//! numpy's unstable sort).
+//! ([`normalization`]), then each run gives each document it ranks a contribution ([`contribution`]: its
+//! normalised score, or a value of its 0-based position i in the run), and the contributions are combined per
+//! document ([`comb`]), or the documents are sorted by a pairwise vote ([`condorcet`]). The trained methods take
+//! what [`trained`] estimates from qrels (`optimizeFusion` trains them, as ranx's `optimize_fusion` does). The
+//! fused run lists every document that any run retrieved, ranked by fused score descending, **ties broken by doc
+//! id ascending** (ranx leaves ties to numpy's unstable sort).
 //!
-//! | method | fused score of d |
-//! |---|---|
-//! | `rrf` | Σ 1/(k + rank) over the runs that retrieved d (k = 60; the norm is irrelevant) |
-//! | `wsum` | Σ w_r · norm_r(d) (one weight per run; a run that missed d counts 0) |
-//! | `combsum` | Σ norm_r(d) |
-//! | `combmnz` | (number of runs that retrieved d) × Σ norm_r(d) |
-//! | `combmax` | max norm_r(d) |
-//! | `mixed` | (Σ_{r∈R(d)} w_r · norm_r(d)) · √\|R(d)\| (R(d): the runs that retrieved d) |
-//! | `wmnz` | (Σ_{r∈R(d)} norm_r(d)) · (Σ_{r∈R(d)} w_r) |
+//! R(d) is the set of runs that retrieved d, s_r(d) its normalised score in run r, C the query's candidates
+//! (every document any run retrieved):
+//!
+//! | method | fused score of d | parameters |
+//! |---|---|---|
+//! | `rrf` | Σ_{R(d)} 1/(k + i + 1) (the norm only matters through the order) | `k` (60) |
+//! | `wsum` | Σ_{R(d)} w_r · s_r(d) | `weights` |
+//! | `mixed` | (Σ_{R(d)} w_r · s_r(d)) · √\|R(d)\| | `weights` |
+//! | `wmnz` | (Σ_{R(d)} s_r(d)) · (Σ_{R(d)} w_r) | `weights` |
+//! | `sum` (`combsum`) | Σ_{R(d)} s_r(d) | |
+//! | `mnz` (`combmnz`) | \|R(d)\| · Σ_{R(d)} s_r(d) | |
+//! | `max` (`combmax`) | max_r s_r(d), a missing run counting −10⁹ | |
+//! | `min` (`combmin`) | min_r s_r(d), a missing run counting 10⁹ | |
+//! | `anz` (`combanz`) | Σ_{R(d)} s_r(d) / \|R(d)\| | |
+//! | `med` (`combmed`) | median of s_r(d) over R(d) | |
+//! | `gmnz` (`combgmnz`) | Σ_{R(d)} s_r(d) · \|R(d)\|^γ | `gamma` |
+//! | `isr` | \|R(d)\| · Σ_{R(d)} 1/(i + 1)² | |
+//! | `log_isr` | ln\|R(d)\| · Σ_{R(d)} 1/(i + 1)² | |
+//! | `logn_isr` | ln(\|R(d)\| + σ) · Σ_{R(d)} 1/(i + 1)² | `sigma` (0.01, in [0, 1]) |
+//! | `rbc` | Σ_{R(d)} (1 − φ) · φ^i | `phi` |
+//! | `bordafuse` | Σ_r (\|C\| − i), a run that missed d giving (\|C\| − n_r + 1)/2 | |
+//! | `w_bordafuse` | Σ_r w_r · the same points | `weights` |
+//! | `condorcet` | \|C\| − j, j: d's place in the pairwise-majority sort | |
+//! | `w_condorcet` | the same with weighted votes | `weights` |
+//! | `probfuse` | Σ_{R(d)} P_r(k)/(k + 1), k: d's segment of ⌈n_r / K⌉ positions | `probs` (trained, K = `nSegments`) |
+//! | `bayesfuse` | Σ_r O_r(i), the log-odds of d's position; ln(0.001/0.999) where r missed d | `logOdds` (trained) |
+//! | `mapfuse` | Σ_{R(d)} MAP_r / (i + 1) | `mapScores` (trained) |
+//! | `posfuse` | Σ_{R(d)} P_r(i) | `probs` (trained) |
+//! | `segfuse` | Σ_{R(d)} P_r(k) · (s_r(d) + 1), k: d's segment of bounds 0, 5, 15, 35, …, 5115 | `probs` (trained) |
+//! | `slidefuse` | Σ_{R(d)} mean of P_r over positions max(i − w, 0) … min(i + w, n_r − 1) | `probs` (trained), `w` |
+//!
+//! i is d's 0-based position in run r in ranx's order of the normalised run: the input's ranking order (score
+//! descending, ties by doc id), re-ranked after `min-max-inverted`, and for `borda` the run's documents then the
+//! candidates it missed.
 //!
 //! Differences from ranx: ranx asserts that all runs have the same query ids; rerankit fuses the union of the
-//! queries (a run without a query simply contributes nothing to it), in order of first appearance. One run is
-//! accepted (it is then just normalised and re-ranked).
+//! queries (a run without a query counts as a run with no results for it), in order of first appearance. One
+//! run is accepted (it is then just normalised and re-ranked). Condorcet's result where the vote is no ranking
+//! is described in [`condorcet`].
 
 pub mod comb;
+pub mod condorcet;
+pub mod contribution;
+pub mod method;
 pub mod normalization;
 pub mod optimize;
 pub mod rrf;
 pub mod run;
+pub mod trained;
 
-pub use comb::{Combination, CombinedScore};
+pub use comb::Combination;
+pub use method::{FusionMethod, FusionOptions, Recipe};
 pub use normalization::Normalization;
 pub use run::{ranking_order, Results, Run};
 
 use crate::error::{Error, Result};
 use std::collections::HashMap;
-
-/// The fusion method and its parameters.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FusionMethod {
-    /// Reciprocal rank fusion with constant k.
-    ReciprocalRank { k: f64 },
-    /// Normalise, then combine.
-    Combined(Combination),
-}
-
-impl FusionMethod {
-    /// Builds a method from ranx-style names: `"rrf"` (with `k`, default 60), `"wsum"`, `"mixed"`, `"wmnz"` (with
-    /// one weight per run), `"combsum"`, `"combmnz"`, `"combmax"` (also ranx's `"sum"`, `"mnz"`, `"max"`).
-    pub fn parse(name: &str, k: Option<f64>, weights: Option<Vec<f64>>) -> Result<Self> {
-        let method = match name {
-            "rrf" => FusionMethod::ReciprocalRank { k: k.unwrap_or(rrf::DEFAULT_K) },
-            "wsum" | "mixed" | "wmnz" => match weights {
-                Some(w) => {
-                    if k.is_some() {
-                        return Err(Error::invalid("k", format!("only method \"rrf\" takes k, not {name:?}")));
-                    }
-                    return Ok(FusionMethod::Combined(match name {
-                        "wsum" => Combination::WeightedSum(w),
-                        "mixed" => Combination::Mixed(w),
-                        _ => Combination::WeightedMnz(w),
-                    }));
-                }
-                None => return Err(Error::invalid("weights", format!("method {name:?} needs one weight per run"))),
-            },
-            "combsum" | "sum" => FusionMethod::Combined(Combination::Sum),
-            "combmnz" | "mnz" => FusionMethod::Combined(Combination::Mnz),
-            "combmax" | "max" => FusionMethod::Combined(Combination::Max),
-            other => {
-                return Err(Error::invalid(
-                    "method",
-                    format!("expected \"rrf\", \"wsum\", \"mixed\", \"wmnz\", \"combsum\", \"combmnz\" or \"combmax\", got {other:?}"),
-                ))
-            }
-        };
-        if weights.is_some() {
-            return Err(Error::invalid("weights", format!("only methods \"wsum\", \"mixed\" and \"wmnz\" take weights, not {name:?}")));
-        }
-        if k.is_some() && !matches!(method, FusionMethod::ReciprocalRank { .. }) {
-            return Err(Error::invalid("k", format!("only method \"rrf\" takes k, not {name:?}")));
-        }
-        Ok(method)
-    }
-}
-
-/// The options of [`fuse`], as JS and JSON give them: `{method, k, weights, norm}`; `norm: null` is no
-/// normalisation, an absent `norm` is min-max.
-#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct FusionOptions {
-    /// ranx's method name; default `"rrf"`.
-    pub method: String,
-    /// RRF's constant (default 60).
-    pub k: Option<f64>,
-    /// `wsum`'s, `mixed`'s and `wmnz`'s weights, one per run.
-    pub weights: Option<Vec<f64>>,
-    pub norm: Option<Normalization>,
-}
-
-impl Default for FusionOptions {
-    fn default() -> Self {
-        FusionOptions { method: "rrf".into(), k: None, weights: None, norm: Some(Normalization::default()) }
-    }
-}
-
-impl FusionOptions {
-    /// The method and the normalisation these options name.
-    pub fn method_and_norm(self) -> Result<(FusionMethod, Normalization)> {
-        Ok((FusionMethod::parse(&self.method, self.k, self.weights)?, self.norm.unwrap_or(Normalization::None)))
-    }
-}
 
 /// Fuses `runs` into one run (see the module docs). Runs are validated (finite scores, no repeated ids); errors
 /// name `runs[i].query.doc`.
@@ -116,27 +76,32 @@ pub fn fuse(runs: &[Run], method: &FusionMethod, norm: Normalization) -> Result<
     for (i, run) in runs.iter().enumerate() {
         run.validate(&format!("runs[{i}]"))?;
     }
-    match method {
-        FusionMethod::ReciprocalRank { k } => rrf::check_k(*k)?,
-        FusionMethod::Combined(c) => {
-            if let Some(w) = c.weights() {
-                if w.len() != runs.len() {
-                    return Err(Error::invalid("weights", format!("has {} weights for {} runs", w.len(), runs.len())));
-                }
-                if let Some(i) = w.iter().position(|x| !x.is_finite()) {
-                    return Err(Error::invalid(&format!("weights[{i}]"), format!("{} is not a finite weight", w[i])));
-                }
-            }
-        }
-    }
+    method.check(runs.len())?;
+    let recipe = method.recipe();
+    let fused = normalize(runs, norm)
+        .into_iter()
+        .map(|query| {
+            let scores = query.fused_scores(&recipe);
+            (query.qid.clone(), query.ranked(&scores))
+        })
+        .collect();
+    Ok(Run { queries: fused })
+}
 
-    // Query ids in first-appearance order, and where each run keeps them.
+/// One query of every run after normalisation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NormalizedQuery {
+    pub qid: String,
+    /// The query's candidates: every document any run retrieved, in first appearance over the runs in order.
+    pub docs: Vec<String>,
+    /// Per run, `(document index, normalised score)` in ranx's order of the normalised run.
+    pub runs: Vec<Vec<(usize, f64)>>,
+}
+
+/// Every query of `runs` (their union, in first appearance order), normalised with `norm`.
+pub fn normalize(runs: &[Run], norm: Normalization) -> Vec<NormalizedQuery> {
     let mut query_ids: Vec<&str> = Vec::new();
     let mut seen: HashMap<&str, ()> = HashMap::new();
-    let per_run: Vec<HashMap<&str, &Results>> = runs
-        .iter()
-        .map(|run| run.queries.iter().map(|(q, r)| (q.as_str(), r)).collect())
-        .collect();
     for run in runs {
         for (q, _) in &run.queries {
             if seen.insert(q.as_str(), ()).is_none() {
@@ -144,51 +109,73 @@ pub fn fuse(runs: &[Run], method: &FusionMethod, norm: Normalization) -> Result<
             }
         }
     }
-
-    let fused = query_ids
+    let per_run: Vec<HashMap<&str, &Results>> = runs.iter().map(|run| run.queries.iter().map(|(q, r)| (q.as_str(), r)).collect()).collect();
+    query_ids
         .into_iter()
-        .map(|q| {
-            let lists: Vec<Option<&Results>> = per_run.iter().map(|m| m.get(q).copied()).collect();
-            (q.to_string(), fuse_query(&lists, method, norm))
+        .map(|qid| {
+            let lists: Vec<Option<Results>> = per_run
+                .iter()
+                .map(|m| {
+                    m.get(qid).map(|r| {
+                        let mut ranked = (*r).clone();
+                        ranked.sort_by(ranking_order);
+                        ranked
+                    })
+                })
+                .collect();
+            let mut docs: Vec<String> = Vec::new();
+            let mut index: HashMap<String, usize> = HashMap::new();
+            let runs = norm
+                .normalize_lists(&lists)
+                .into_iter()
+                .map(|list| {
+                    list.into_iter()
+                        .map(|(doc, score)| {
+                            let slot = *index.entry(doc.clone()).or_insert_with(|| {
+                                docs.push(doc);
+                                docs.len() - 1
+                            });
+                            (slot, score)
+                        })
+                        .collect()
+                })
+                .collect();
+            NormalizedQuery { qid: qid.to_string(), docs, runs }
         })
-        .collect();
-    Ok(Run { queries: fused })
+        .collect()
 }
 
-/// Fuses one query's results (one entry per run, `None` where the run lacks the query), in ranking order.
-pub fn fuse_query(lists: &[Option<&Results>], method: &FusionMethod, norm: Normalization) -> Results {
-    let mut index: HashMap<&str, usize> = HashMap::new();
-    let mut docs: Vec<(&str, CombinedScore)> = Vec::new();
-    let combination = match method {
-        FusionMethod::ReciprocalRank { .. } => Combination::Sum,
-        FusionMethod::Combined(c) => c.clone(),
-    };
-    // Per-run contributions, computed first so that the borrowed doc ids outlive them.
-    let contributions: Vec<Results> = lists
-        .iter()
-        .map(|list| {
-            let Some(results) = list else { return Vec::new() };
-            match method {
-                FusionMethod::ReciprocalRank { k } => rrf::reciprocal_ranks(results, *k),
-                FusionMethod::Combined(_) => {
-                    let mut ranked = (*results).clone();
-                    ranked.sort_by(ranking_order);
-                    let scores: Vec<f64> = ranked.iter().map(|(_, s)| *s).collect();
-                    ranked.into_iter().zip(norm.apply(&scores)).map(|((d, _), s)| (d, s)).collect()
+impl NormalizedQuery {
+    /// The fused score of every document (by index).
+    pub fn fused_scores(&self, recipe: &Recipe) -> Vec<f64> {
+        match recipe {
+            Recipe::Combine(contribution, combination) => {
+                let mut per_doc: Vec<Vec<Option<f64>>> = vec![vec![None; self.runs.len()]; self.docs.len()];
+                for (r, list) in self.runs.iter().enumerate() {
+                    for (doc, value) in contribution.values(r, list, self.docs.len()) {
+                        per_doc[doc][r] = Some(value);
+                    }
                 }
+                per_doc.iter().map(|c| combination.combine(c)).collect()
             }
-        })
-        .collect();
-    for (run, list) in contributions.iter().enumerate() {
-        for (doc, score) in list {
-            let slot = *index.entry(doc.as_str()).or_insert_with(|| {
-                docs.push((doc.as_str(), CombinedScore::default()));
-                docs.len() - 1
-            });
-            docs[slot].1.add(run, *score, &combination);
+            Recipe::Condorcet(weights) => {
+                let mut positions: Vec<Vec<Option<usize>>> = vec![vec![None; self.runs.len()]; self.docs.len()];
+                for (r, list) in self.runs.iter().enumerate() {
+                    for (i, &(doc, _)) in list.iter().enumerate() {
+                        positions[doc][r] = Some(i);
+                    }
+                }
+                let mut order: Vec<usize> = (0..self.docs.len()).collect();
+                order.sort_by(|&a, &b| self.docs[a].cmp(&self.docs[b]));
+                condorcet::condorcet_scores(&positions, order, weights.as_deref())
+            }
         }
     }
-    let mut fused: Results = docs.into_iter().map(|(d, c)| (d.to_string(), c.value(&combination))).collect();
-    fused.sort_by(ranking_order);
-    fused
+
+    /// `(doc id, score)` in ranking order (score descending, doc id ascending).
+    pub fn ranked(&self, scores: &[f64]) -> Results {
+        let mut fused: Results = self.docs.iter().cloned().zip(scores.iter().copied()).collect();
+        fused.sort_by(ranking_order);
+        fused
+    }
 }
