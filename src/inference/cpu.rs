@@ -45,7 +45,7 @@ impl CpuPlan {
         let dynamic_quantization =
             proto.graph.as_ref().is_some_and(|g| g.node.iter().any(|n| n.op_type == "DynamicQuantizeLinear"));
         row_quantization::fusion::fuse(&mut proto);
-        let typed = guarded("model: cannot prepare the graph for tract", || {
+        let typed = guarded("model: cannot prepare the graph for tract", move || {
             // The file's own shape annotations are ignored: exports name their dims differently ("batch",
             // "batch_size", "B", "unk__0"…) and tools like onnxruntime's quantizer add `value_info` entries
             // whose symbols tract cannot unify with ours. Our `B × S` input facts are the only shape source;
@@ -54,6 +54,10 @@ impl CpuPlan {
                 .with_ignore_output_shapes(true)
                 .with_ignore_value_info(true)
                 .model_for_proto_model(&proto)?;
+            // The protobuf's tensors are tract's now. Freed before optimising (which makes packed copies of the
+            // weights), they do not add to the load's peak: wasm memory never shrinks, so that peak is what a
+            // loaded model costs for good.
+            drop(proto);
             let b = model.sym("B");
             let s = model.sym("S");
             for i in 0..info.inputs.len() {

@@ -16,10 +16,9 @@
 use super::batch_work::BatchWork;
 use super::batching::{Batch, Sequence};
 use super::cpu::CpuPlan;
-use super::onnx_import::prepare;
 use super::model_info::{parse_config, ModelInfo};
 use super::tokenization::PairTokenizer;
-use super::{LoadOptions, ModelFiles};
+use super::{LoadOptions, ModelFiles, PreparedModel};
 use crate::python::repr as python_repr;
 use crate::python::values::truthy;
 use crate::{Document, Error, Result};
@@ -187,11 +186,16 @@ pub struct CrossEncoder {
 impl CrossEncoder {
     /// Loads a cross-encoder whose graph outputs `logits [batch, num_labels]`.
     pub fn load(files: ModelFiles<'_>, options: &LoadOptions) -> Result<Self> {
-        let config = files.config.map(parse_config).transpose()?;
-        let (proto, _) = prepare(files.model, files.external_data)?;
+        Self::from_prepared(PreparedModel::of(files)?, options)
+    }
+
+    /// [`CrossEncoder::load`] from a decoded graph (which the plan consumes).
+    pub fn from_prepared(model: PreparedModel<'_>, options: &LoadOptions) -> Result<Self> {
+        let config = model.config.map(parse_config).transpose()?;
+        let proto = model.graph;
         let info = ModelInfo::detect(&proto, config.as_ref())?;
         let max_length = info.resolve_max_length(options.max_length)?;
-        let mut tokenizer = PairTokenizer::from_bytes(files.tokenizer, max_length, &info)?;
+        let mut tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
         if let Some(n) = options.max_query_tokens {
             tokenizer.set_max_query_tokens(n)?;
         }

@@ -10,10 +10,9 @@
 use super::batch_work::BatchWork;
 use super::batching::{Batch, Sequence};
 use super::cpu::CpuPlan;
-use super::onnx_import::prepare;
 use super::model_info::{parse_config, ModelInfo};
 use super::tokenization::PairTokenizer;
-use super::{LoadOptions, ModelFiles};
+use super::{LoadOptions, ModelFiles, PreparedModel};
 use crate::{Error, Result};
 
 /// Token-state outputs an encoder export may name.
@@ -76,11 +75,16 @@ pub struct Embedder {
 impl Embedder {
     /// Loads an encoder whose graph outputs `last_hidden_state [batch, sequence, hidden]`.
     pub fn load(files: ModelFiles<'_>, options: &LoadOptions) -> Result<Self> {
-        let config = files.config.map(parse_config).transpose()?;
-        let (proto, _) = prepare(files.model, files.external_data)?;
+        Self::from_prepared(PreparedModel::of(files)?, options)
+    }
+
+    /// [`Embedder::load`] from a decoded graph (which the plan consumes).
+    pub fn from_prepared(model: PreparedModel<'_>, options: &LoadOptions) -> Result<Self> {
+        let config = model.config.map(parse_config).transpose()?;
+        let proto = model.graph;
         let info = ModelInfo::detect(&proto, config.as_ref())?;
         let max_length = info.resolve_max_length(options.max_length)?;
-        let tokenizer = PairTokenizer::from_bytes(files.tokenizer, max_length, &info)?;
+        let tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
         let output = STATE_OUTPUTS.iter().find(|o| info.outputs.iter().any(|x| x == *o)).ok_or_else(|| {
             Error::model_load(format!("model: an encoder must output last_hidden_state; this graph outputs {:?}", info.outputs))
         })?;

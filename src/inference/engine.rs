@@ -17,8 +17,8 @@
 use super::batching::Sequence;
 use super::cross_encoder::{group_sequences, rank_groups};
 #[cfg(feature = "webgpu")]
-use super::webgpu::GpuBert;
-use super::{CrossEncoder, Embedder, LoadOptions, ModelFiles, Pooling, Ranked, RerankOptions};
+use super::webgpu::{BertWeights, GpuBert};
+use super::{CrossEncoder, Embedder, LoadOptions, ModelFiles, Pooling, PreparedModel, Ranked, RerankOptions};
 use crate::{Error, Result};
 
 /// Largest |GPU − CPU| difference the probe accepts on logits / embedding components.
@@ -84,23 +84,43 @@ struct Backend {
     probe: Option<ProbeReport>,
 }
 
+/// What the GPU model is made from: its weights, read from the graph before the CPU plan consumes it; `None` when
+/// the GPU is not tried. A failure to read them is reported once the CPU model has loaded.
+#[cfg(feature = "webgpu")]
+type GpuWeights = Option<Result<BertWeights>>;
+#[cfg(not(feature = "webgpu"))]
+type GpuWeights = ();
+
+fn gpu_weights(model: &PreparedModel<'_>, device: Device, output: Output) -> GpuWeights {
+    #[cfg(feature = "webgpu")]
+    return (device != Device::Cpu).then(|| BertWeights::of_model(model, output));
+    #[cfg(not(feature = "webgpu"))]
+    let _ = (model, device, output);
+}
+
 impl Backend {
-    /// Tries the GPU for `files` unless `device` is `Cpu`.
-    async fn open(files: &ModelFiles<'_>, device: Device, output: Output, warn: Option<WarningFn>) -> Self {
+    /// Tries the GPU with `weights` unless `device` is `Cpu`.
+    async fn open(weights: GpuWeights, device: Device, warn: Option<WarningFn>) -> Self {
         let mut b = Backend { state: State::Cpu { reason: None }, warn, warnings: Vec::new(), probe: None };
         #[cfg(feature = "webgpu")]
-        if device != Device::Cpu {
-            match GpuBert::load(files, output).await {
+        if let Some(weights) = weights {
+            let model = match weights {
+                Ok(w) => GpuBert::upload(&w).await,
+                Err(e) => Err(e),
+            };
+            match model {
                 Ok(m) => b.state = State::Unprobed(Box::new(m)),
                 Err(e) => b.fall_back(Fallback::Unavailable(e.message)),
             }
         }
-        // an engine built without WebGPU (the Workers module): "webgpu" is owed a warning, "auto" is not
+        #[cfg(feature = "webgpu")]
+        let _ = device;
+        // an engine built without WebGPU: "webgpu" is owed a warning, "auto" is not
         #[cfg(not(feature = "webgpu"))]
         if device == Device::WebGpu {
+            let () = weights;
             b.fall_back(Fallback::NotBuilt);
         }
-        let _ = (files, output);
         b
     }
 
@@ -189,10 +209,13 @@ impl CrossEncoderEngine {
     /// Loads the CPU model (always: it tokenizes, checks the GPU and is the fallback) and, unless `device` is
     /// `Cpu`, the GPU one. `on_warning` hears every fallback.
     pub async fn load(files: ModelFiles<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
-        let cpu = CrossEncoder::load(files, options)?;
-        let probe = PROBE_PAIRS.iter().map(|(q, d)| cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
-        let backend = Backend::open(&files, device, Output::Logits, on_warning).await;
-        Ok(CrossEncoderEngine { cpu, backend, probe })
+        Self::load_prepared(PreparedModel::of(files)?, options, device, on_warning).await
+    }
+
+    /// [`CrossEncoderEngine::load`] from a decoded graph, so that the caller can free the ONNX bytes first.
+    pub async fn load_prepared(model: PreparedModel<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
+        let weights = gpu_weights(&model, device, Output::Logits);
+        Self::with_gpu_weights(model, weights, options, device, on_warning).await
     }
 
     /// As [`CrossEncoderEngine::load`], but the GPU gets the graph `gpu_model` (tests: a GPU model that disagrees
@@ -205,9 +228,15 @@ impl CrossEncoderEngine {
         device: Device,
         on_warning: Option<WarningFn>,
     ) -> Result<Self> {
-        let cpu = CrossEncoder::load(files, options)?;
+        let gpu = PreparedModel::prepare(gpu_model, files.external_data, files.tokenizer, files.config)?;
+        let weights = gpu_weights(&gpu, device, Output::Logits);
+        Self::with_gpu_weights(PreparedModel::of(files)?, weights, options, device, on_warning).await
+    }
+
+    async fn with_gpu_weights(model: PreparedModel<'_>, weights: GpuWeights, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
+        let cpu = CrossEncoder::from_prepared(model, options)?;
         let probe = PROBE_PAIRS.iter().map(|(q, d)| cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
-        let backend = Backend::open(&ModelFiles { model: gpu_model, ..files }, device, Output::Logits, on_warning).await;
+        let backend = Backend::open(weights, device, on_warning).await;
         Ok(CrossEncoderEngine { cpu, backend, probe })
     }
 
@@ -304,9 +333,15 @@ pub struct EmbedderEngine {
 impl EmbedderEngine {
     /// As [`CrossEncoderEngine::load`], for encoders outputting `last_hidden_state`.
     pub async fn load(files: ModelFiles<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
-        let cpu = Embedder::load(files, options)?;
+        Self::load_prepared(PreparedModel::of(files)?, options, device, on_warning).await
+    }
+
+    /// [`EmbedderEngine::load`] from a decoded graph, so that the caller can free the ONNX bytes first.
+    pub async fn load_prepared(model: PreparedModel<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
+        let weights = gpu_weights(&model, device, Output::MeanPooled { normalize: false });
+        let cpu = Embedder::from_prepared(model, options)?;
         let probe = PROBE_PAIRS.iter().map(|(_, d)| cpu.tokenizer().single(d)).collect::<Result<Vec<_>>>()?;
-        let backend = Backend::open(&files, device, Output::MeanPooled { normalize: false }, on_warning).await;
+        let backend = Backend::open(weights, device, on_warning).await;
         Ok(EmbedderEngine { cpu, backend, probe })
     }
 

@@ -48,6 +48,28 @@ pub struct ModelFiles<'a> {
     pub external_data: &'a [ExternalFile],
 }
 
+/// A model ready to be built: its graph decoded and made plannable ([`onnx_import::prepare`]), its tokenizer and
+/// config. The engines build from this; a caller that owns the ONNX bytes frees them once they are decoded, which
+/// lowers a load's peak memory by the model's size (in wasm, memory never shrinks: the peak is what a model costs).
+pub struct PreparedModel<'a> {
+    pub graph: tract_onnx::pb::ModelProto,
+    pub tokenizer: &'a [u8],
+    pub config: Option<&'a [u8]>,
+}
+
+impl<'a> PreparedModel<'a> {
+    /// Decodes `model` (with the external-data files its tensors name) beside `tokenizer` and `config`.
+    pub fn prepare(model: &[u8], external_data: &[ExternalFile], tokenizer: &'a [u8], config: Option<&'a [u8]>) -> crate::Result<Self> {
+        let (graph, _) = onnx_import::prepare(model, external_data)?;
+        Ok(PreparedModel { graph, tokenizer, config })
+    }
+
+    /// [`PreparedModel::prepare`] of `files`.
+    pub fn of(files: ModelFiles<'a>) -> crate::Result<Self> {
+        Self::prepare(files.model, files.external_data, files.tokenizer, files.config)
+    }
+}
+
 /// Load-time options.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]

@@ -1,9 +1,10 @@
 // The model-free rankers through the built package, imported by name exactly as users do (docs/parity.md §3–§6).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import {
   Document, RerankitError, RecentnessRanker, LostInTheMiddleRanker, DiversityRanker, Pipeline,
-  fuse, adaptiveWeight, combineScores, adaptiveRerank,
+  fuse, optimizeFusion, adaptiveWeight, combineScores, adaptiveRerank,
 } from "rerankit";
 
 const close = (a, b, tol = 1e-15) => assert.ok(Math.abs(a - b) <= tol, `${a} vs ${b}`);
@@ -282,4 +283,33 @@ test("a sparse document list is INVALID_ARGUMENT at its first hole, in every ran
   throwsCode(() => new RecentnessRanker({ dateMetaField: "date" }).run(sparse), "INVALID_ARGUMENT", /^documents\[0\]/);
   throwsCode(() => new DiversityRanker({ embedder }).run("cat", sparse), "INVALID_ARGUMENT", /^documents\[0\]/);
   throwsCode(() => new DiversityRanker({ embedder }).run("cat", [[new Document({ content: "a" }), , ]]), "INVALID_ARGUMENT", /^documents\[0\]\[1\]/);
+});
+
+// tests/fixtures/ranx_fusion: ranx 0.3.21's own fused scores (tests/fixtures/gen/make_ranx_fusion.py), here through
+// the package's `fuse` and `optimizeFusion`, so that every method name, parameter and normalisation crosses the seam.
+test("fuse: every ranx method and normalisation through the package equals ranx; probfuse trains through optimizeFusion", () => {
+  const fixture = JSON.parse(readFileSync(new URL("../fixtures/ranx_fusion/ranx_fusion.json", import.meta.url), "utf8"));
+  const runs = ["bm25", "second", "ce_probe"].map((name) => fixture.runs[name]);
+  const trained = new Map(fixture.optimize_fusion.map((c) => [`${c.method} ${c.norm}`, c.best_params]));
+  let checked = 0;
+  for (const c of fixture.fuse) {
+    // bayesfuse's trained log-odds come as one value per band in the fixture (the Rust suite expands them)
+    if (c.trained && trained.get(`${c.method} ${c.norm}`)?.logOddsBands) continue;
+    const params = c.trained ? { ...trained.get(`${c.method} ${c.norm}`), ...c.params } : c.params;
+    const fused = fuse(runs, { method: c.method, norm: c.norm, ...params });
+    for (const [q, docs] of Object.entries(fixture.docs)) {
+      assert.equal(Object.keys(fused[q]).length, docs.length, `${c.method} ${c.norm} ${q}`);
+      docs.forEach((d, i) => {
+        const [ours, theirs] = [fused[q][d], c.scores[q][i]];
+        assert.ok(ours === theirs || Math.abs(ours - theirs) <= 1e-9 * Math.max(Math.abs(ours), Math.abs(theirs)), `${c.method} ${c.norm} ${q} ${d}: ${ours} vs ranx ${theirs}`);
+      });
+    }
+    checked++;
+  }
+  assert.ok(checked >= 100, `${checked} fusions checked`);
+  const probfuse = fixture.optimize_fusion.find((c) => c.method === "probfuse");
+  const found = optimizeFusion(fixture.qrels, runs, { method: "probfuse", norm: probfuse.norm, metric: probfuse.metric });
+  assert.deepEqual(Object.keys(found.params).sort(), Object.keys(probfuse.best_params).sort());
+  throwsCode(() => fuse(runs, { method: "combmnx" }), "INVALID_ARGUMENT", /^method: .*"combmnz"/);
+  throwsCode(() => fuse(runs, { method: "rbc", phy: 0.5 }), "INVALID_ARGUMENT", /phi/);
 });

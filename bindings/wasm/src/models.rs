@@ -17,7 +17,7 @@ use super::convert::{count_arg, read_options, string_arg, to_js};
 use super::errors::{js, to_js_error, JsResult};
 use super::inference::{cross_encoder_sas, embedder_sas, external_files, ranked_to_js, rerank_input, string_list, string_pairs};
 use rerankit::inference::{
-    CrossEncoderEngine, Device, EmbedOptions, EmbedderEngine, ExternalFile, LoadOptions, ModelFiles, Pooling, ProbeReport, ScoreOptions, WarningFn,
+    CrossEncoderEngine, Device, EmbedOptions, EmbedderEngine, ExternalFile, LoadOptions, Pooling, PreparedModel, ProbeReport, ScoreOptions, WarningFn,
 };
 use rerankit::{Error, Result};
 use serde_json::{Map, Value};
@@ -89,14 +89,18 @@ impl LoadRequest {
         })
     }
 
-    fn files(&self) -> ModelFiles<'_> {
-        ModelFiles {
-            model: &self.model,
-            tokenizer: &self.tokenizer,
-            config: self.config.as_deref(),
-            external_data: &self.external,
-        }
-    }
+}
+
+/// Reads a load's arguments, decodes the graph and frees the ONNX bytes (and external data) before `load` builds
+/// the model from it: the copy of the file in wasm memory does not add to the load's peak.
+macro_rules! prepared_load {
+    ($files:expr, $options:expr, $device:expr, |$model:ident, $limits:ident, $place:ident| $load:expr) => {{
+        let LoadRequest { model, tokenizer, config, external, limits: $limits, device: $place } = js(LoadRequest::read(&$files, &$options, &$device))?;
+        let prepared = PreparedModel::prepare(&model, &external, &tokenizer, config.as_deref());
+        drop((model, external));
+        let $model = js(prepared)?;
+        js($load)?
+    }};
 }
 
 /// A file's bytes, which must come as a `Uint8Array`.
@@ -173,8 +177,7 @@ impl CrossEncoderCore {
     /// `options`: `{maxLength?, maxQueryTokens?}`; `device`: `"webgpu" | "cpu" | "auto"`; `onWarning(message)`
     /// hears every fallback to the CPU.
     pub async fn load(files: JsValue, options: JsValue, device: JsValue, on_warning: JsValue) -> JsResult<CrossEncoderCore> {
-        let r = js(LoadRequest::read(&files, &options, &device))?;
-        let ce = js(CrossEncoderEngine::load(r.files(), &r.limits, r.device, warning_fn(on_warning)).await)?;
+        let ce = prepared_load!(files, options, device, |model, limits, place| CrossEncoderEngine::load_prepared(model, &limits, place, warning_fn(on_warning)).await);
         let (num_labels, max_length) = (ce.cpu().num_labels(), ce.cpu().max_length());
         Ok(CrossEncoderCore { inner: Rc::new(RefCell::new(ce)), num_labels, max_length })
     }
@@ -261,9 +264,9 @@ impl EmbedderCore {
         pooling: JsValue,
         on_warning: JsValue,
     ) -> JsResult<EmbedderCore> {
-        let r = js(LoadRequest::read(&files, &options, &device))?;
         let pooling = js(string_arg("pooling", &pooling).and_then(|p| Pooling::parse(&p)))?;
-        let e = js(EmbedderEngine::load(r.files(), &r.limits, r.device, warning_fn(on_warning)).await)?.with_pooling(pooling);
+        let e = prepared_load!(files, options, device, |model, limits, place| EmbedderEngine::load_prepared(model, &limits, place, warning_fn(on_warning)).await)
+            .with_pooling(pooling);
         let dimension = e.cpu().dimension();
         Ok(EmbedderCore { inner: Rc::new(RefCell::new(e)), dimension })
     }

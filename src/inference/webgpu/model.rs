@@ -11,9 +11,6 @@ use super::kernels::{self, Attention, Classifier, Dispatch, Embeddings, Matmul, 
 use super::weights::{BertWeights, Head, Linear, PoolerActivation};
 use crate::inference::batching::{batches, Batch, Sequence};
 pub use crate::inference::engine::Output;
-use crate::inference::model_info::parse_config;
-use crate::inference::onnx_import::prepare;
-use crate::inference::ModelFiles;
 use crate::{Error, Result};
 use std::sync::Arc;
 
@@ -92,20 +89,10 @@ impl std::fmt::Debug for GpuBert {
 }
 
 impl GpuBert {
-    /// The GPU model of `files`: its BERT weights mapped from the ONNX graph up to `output`'s graph output
-    /// (`UNSUPPORTED` for graphs the kernels do not cover), uploaded to a new device.
-    pub async fn load(files: &ModelFiles<'_>, output: Output) -> Result<GpuBert> {
-        let config = files.config.map(parse_config).transpose()?;
-        // BERT-style configs name it num_attention_heads, DistilBERT's n_heads
-        let heads = ["num_attention_heads", "n_heads"]
-            .iter()
-            .find_map(|k| config.as_ref().and_then(|c| c.get(*k)).and_then(|v| v.as_u64()))
-            .map(|v| v as usize);
-        let (proto, _) = prepare(files.model, files.external_data)?;
-        let weights = BertWeights::from_onnx(&proto, output.graph_output(), heads)?;
-        drop(proto);
+    /// The GPU model of `weights`, uploaded to a new device.
+    pub async fn upload(weights: &BertWeights) -> Result<GpuBert> {
         let gpu = Arc::new(Gpu::new().await?);
-        Ok(GpuBert::new(gpu, &weights))
+        Ok(GpuBert::new(gpu, weights))
     }
 
     /// Uploads `weights` to `gpu`.

@@ -16,6 +16,8 @@
 //! and the caller falls back to the CPU path.
 
 use super::kernels::{MAX_HEAD_DIM, MAX_HIDDEN};
+use crate::inference::model_info::parse_config;
+use crate::inference::{Output, PreparedModel};
 use crate::{Error, Result};
 use std::collections::HashMap;
 use tract_onnx::pb;
@@ -544,6 +546,17 @@ fn residual_add(g: &Graph, a: &str, residual: &str) -> Option<String> {
 }
 
 impl BertWeights {
+    /// The weights of a prepared model up to `output`'s graph output; the head count comes from `config.json`
+    /// when it names one (BERT-style configs say `num_attention_heads`, DistilBERT's `n_heads`).
+    pub fn of_model(model: &PreparedModel<'_>, output: Output) -> Result<Self> {
+        let config = model.config.map(parse_config).transpose()?;
+        let heads = ["num_attention_heads", "n_heads"]
+            .iter()
+            .find_map(|k| config.as_ref().and_then(|c| c.get(*k)).and_then(|v| v.as_u64()))
+            .map(|v| v as usize);
+        Self::from_onnx(&model.graph, output.graph_output(), heads)
+    }
+
     /// Maps the graph's initializers to BERT roles (see the module docs). `output`: the graph output to
     /// reproduce (`logits` or `last_hidden_state`); `heads`: `config.json`'s `num_attention_heads`, if known.
     pub fn from_onnx(proto: &pb::ModelProto, output: &str, heads: Option<usize>) -> Result<Self> {
