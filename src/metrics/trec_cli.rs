@@ -2,11 +2,13 @@
 //! shared by the native `rerankit-eval` binary and the Node `rerankit eval` command.
 
 use super::evaluation::{evaluate, EvalOptions, QueryScope};
-use super::measure::{is_trec_family, MeasureRequest, Metric, ALL_TREC, OFFICIAL, SET};
-use super::intent_qrels::IntentQrels;
-use super::qrels::Qrels;
-use super::run::{DuplicatePolicy, Run};
-use super::trec_format::format_trec_eval;
+use super::formats::trec_eval_output::format_trec_eval;
+use super::inputs::intent_qrels::IntentQrels;
+use super::inputs::qrels::Qrels;
+use super::inputs::run::{DuplicatePolicy, Run};
+use super::measures::metric::Metric;
+use super::names::dialect::MeasureRequest;
+use super::names::trec_eval::{is_trec_family, ALL_TREC, OFFICIAL, SET};
 use crate::error::{Error, Result};
 
 /// Parsed command-line options.
@@ -68,7 +70,7 @@ impl TrecEvalArgs {
                         continue;
                     }
                     "input-order" => {
-                        parsed.options.ranking.ties = super::ranking::TiePolicy::Input;
+                        parsed.options.ranking.ties = super::evaluation::ranking::TiePolicy::Input;
                         continue;
                     }
                     "intents" => {

@@ -9,11 +9,11 @@
 use super::convert::{read_options, to_json};
 use super::errors::{js, JsResult};
 use rerankit::metrics::comparison::compare_runs;
-use rerankit::metrics::qrels::QrelsBuilder;
-use rerankit::metrics::run::RunBuilder;
+use rerankit::metrics::inputs::qrels::QrelsBuilder;
+use rerankit::metrics::inputs::run::RunBuilder;
 use rerankit::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
 use rerankit::metrics::{
-    evaluate, run::RunParseOptions, DuplicatePolicy, EvalOptions, EvaluateOptions, MeasureRequest, Qrels, Run, Value as MetricValue,
+    evaluate, inputs::run::RunParseOptions, DuplicatePolicy, EvalOptions, EvaluateOptions, MeasureRequest, Qrels, Run, Value as MetricValue,
 };
 use rerankit::{Error, Result};
 use js_sys::{Array, Float64Array, Object, Reflect};
@@ -79,7 +79,7 @@ impl MetricsRun {
 }
 
 fn utf8<'a>(field: &str, bytes: &'a [u8]) -> Result<&'a str> {
-    rerankit::metrics::text_lines::utf8_text(field, bytes)
+    rerankit::metrics::formats::trec_text::utf8_text(field, bytes)
 }
 
 fn duplicates(keep_first: bool) -> DuplicatePolicy {

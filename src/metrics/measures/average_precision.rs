@@ -1,6 +1,6 @@
 //! Average precision family: `map`, `map_cut_k`, `gm_map` (per query), `set_map`, `bpref`, `infAP`.
 
-use crate::metrics::ranking::{RankedRelevance, NOT_IN_POOL, UNJUDGED_IN_POOL};
+use crate::metrics::evaluation::ranking::{RankedRelevance, NOT_IN_POOL, UNJUDGED_IN_POOL};
 
 /// Sum over the relevant documents in the top `k` of the precision at their rank: Σ (rel so far) / rank.
 fn sum_of_precisions(r: &RankedRelevance, k: usize) -> f64 {

@@ -2,8 +2,8 @@
 //!
 //! Relevant = grade ≥ the relevance level, in the qrels' input order (graphrag-eval's `relevant_ids` list).
 
-use crate::metrics::qrels::QueryQrels;
-use crate::metrics::ranking::{RankedRelevance, NO_JUDGEMENT};
+use crate::metrics::inputs::qrels::QueryQrels;
+use crate::metrics::evaluation::ranking::{RankedRelevance, NO_JUDGEMENT};
 
 /// `recall_at_k` = |first k relevant ids ∩ top k retrieved| / |first k relevant ids|; 0 without relevant ids.
 ///

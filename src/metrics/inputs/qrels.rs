@@ -9,8 +9,8 @@ use std::collections::HashMap;
 
 use super::docno_arena::{DocnoArena, DocnoSpan};
 use super::intent_qrels::IntentQrels;
-use super::text_lines::{field_lines, without_bom};
 use crate::error::{Error, Result};
+use crate::metrics::formats::trec_text::{field_lines, without_bom};
 
 /// One judged document of one query.
 #[derive(Debug, Clone, Copy)]

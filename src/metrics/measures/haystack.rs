@@ -7,8 +7,8 @@
 //! recalls are 1.0; nDCG is binary and its ideal sums over all R relevant documents, not cut at the number
 //! retrieved (so a top-k list can score below 1 with every slot relevant).
 
-use crate::metrics::measure::HaystackMeasure;
-use crate::metrics::ranking::RankedRelevance;
+use super::metric::HaystackMeasure;
+use crate::metrics::evaluation::ranking::RankedRelevance;
 
 /// The value of one Haystack document metric for one query.
 pub fn haystack_value(r: &RankedRelevance, measure: HaystackMeasure) -> f64 {

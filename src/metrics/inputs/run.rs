@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 
 use super::docno_arena::{DocnoArena, DocnoSpan};
-use super::text_lines::field_lines;
 use crate::error::{Error, Result};
+use crate::metrics::formats::trec_text::{field_lines, without_bom};
 
 /// Options of `parseRun(text, {keepFirstDuplicate})`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
@@ -73,7 +73,7 @@ impl Run {
     /// Parses TREC run text: `qid Q0 docno rank score tag` per line (further fields ignored, as trec_eval
     /// does); blank lines and lines starting with `#` are skipped. Errors name the line.
     pub fn parse(text: &str, duplicates: DuplicatePolicy) -> Result<Run> {
-        let text = super::text_lines::without_bom(text);
+        let text = without_bom(text);
         let mut builder = RunBuilder::with_capacity(text.len() / 3, duplicates);
         let mut name = "";
         for (line_number, [qid, _q0, docno, _rank, score, tag], count) in field_lines::<6>(text) {
