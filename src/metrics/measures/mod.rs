@@ -75,7 +75,7 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         Metric::NumRel => counts::num_relevant(r),
         Metric::NumRelRet => counts::num_relevant_retrieved(r),
         Metric::NumNonrelJudgedRet => counts::num_nonrelevant_judged_retrieved(r),
-        Metric::Map | Metric::GmMap => average_precision::average_precision(r),
+        Metric::Map | Metric::GmMap | Metric::GraphragAp => average_precision::average_precision(r),
         Metric::MapCut(k) => average_precision::average_precision_at(r, *k as usize),
         Metric::SetMap => average_precision::set_average_precision(r),
         Metric::Bpref | Metric::GmBpref => {
@@ -120,7 +120,6 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         }
         Metric::Haystack(measure) => haystack::haystack_value(r, *measure),
         Metric::GraphragRecall(k) => graphrag::recall_at(r, q.qrels, *k),
-        Metric::GraphragAp => graphrag::average_precision(r),
         Metric::ExpectedReciprocalRank(k) => expected_reciprocal_rank::err_at(r, *k),
         Metric::IprecTrecEval9(level) => {
             interpolated_precision::interpolated_precision_at_recall(r, *level, interpolated_precision::RecallRounding::TrecEval9)
