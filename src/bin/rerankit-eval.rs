@@ -38,7 +38,7 @@ fn main() {
     }
     let parsed = TrecEvalArgs::parse(&args).unwrap_or_else(|e| fail(&e.to_string()));
     let requests = parsed.measure_requests().unwrap_or_else(|e| fail(&e.to_string()));
-    let duplicates = if parsed.keep_first_duplicate { DuplicatePolicy::KeepFirst } else { DuplicatePolicy::Error };
+    let duplicates = DuplicatePolicy::keeping_first(parsed.keep_first_duplicate);
 
     let t0 = Instant::now();
     let qrels_text = read(&parsed.files[0]);

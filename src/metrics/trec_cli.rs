@@ -225,8 +225,7 @@ pub fn run_trec_eval(args: &TrecEvalArgs, qrels_text: &str, run_text: &str, inte
         None if args.intents.is_some() => return Err(Error::invalid("intents", "the --intents file was not read")),
         None => qrels,
     };
-    let duplicates = if args.keep_first_duplicate { DuplicatePolicy::KeepFirst } else { DuplicatePolicy::Error };
-    let run = Run::parse(run_text, duplicates)?;
+    let run = Run::parse(run_text, DuplicatePolicy::keeping_first(args.keep_first_duplicate))?;
     let evaluation = evaluate(&qrels, &run, &args.measure_requests()?, &args.options)?;
     if evaluation.per_query.is_empty() {
         return Err(Error::invalid("run", "no queries with both results and relevance info"));

@@ -82,14 +82,6 @@ fn utf8<'a>(field: &str, bytes: &'a [u8]) -> Result<&'a str> {
     rerankit::metrics::formats::trec_text::utf8_text(field, bytes)
 }
 
-fn duplicates(keep_first: bool) -> DuplicatePolicy {
-    if keep_first {
-        DuplicatePolicy::KeepFirst
-    } else {
-        DuplicatePolicy::Error
-    }
-}
-
 /// TREC qrels text (`qid iter docno grade`).
 #[wasm_bindgen(js_name = metricsParseQrels)]
 pub fn metrics_parse_qrels(text: &[u8]) -> JsResult<MetricsQrels> {
@@ -162,7 +154,7 @@ pub fn metrics_run_from_columns(
     keep_first_duplicate: bool,
 ) -> JsResult<MetricsRun> {
     js((|| {
-        let mut builder = RunBuilder::with_capacity(docnos.len(), duplicates(keep_first_duplicate));
+        let mut builder = RunBuilder::with_capacity(docnos.len(), DuplicatePolicy::keeping_first(keep_first_duplicate));
         for_each_column_entry("run", qids, counts, docnos, scores, |qid, docno, score| builder.add(qid, docno, score))?;
         Ok(MetricsRun { inner: builder.build()? })
     })())
