@@ -1,5 +1,5 @@
 // `rerankit compare [-m MEASURE]... [--test fisher|student|tukey] [--format text|markdown|latex|html] QRELS RUN RUN...`:
-// ranx's `compare` on TREC files, printing its report table (through the wasm core, src/metrics/report.rs).
+// ranx's `compare` on TREC files, printing its report table (through the wasm core, src/metrics/formats/ranx_report.rs).
 import { readFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 

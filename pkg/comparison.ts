@@ -1,6 +1,6 @@
 // Comparing N runs like ranx's `compare` (Fisher's randomisation test with ranx's seeded draws, Student's paired
 // t-test, Tukey's HSD), its report tables (text, Markdown, LaTeX, HTML), and ranx's `optimize_fusion`. The
-// statistics and the tables are computed in the Rust core (src/metrics/comparison.rs, tukey.rs, report.rs,
+// statistics and the tables are computed in the Rust core (src/metrics/comparison/, src/metrics/formats/ranx_report.rs,
 // src/rankers/fusion/optimize.rs); see docs/eval.md "Comparing runs like ranx".
 import * as wasm from "./wasm/rerankit.js";
 import { invalidArgument } from "./errors.js";

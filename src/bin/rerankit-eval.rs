@@ -8,7 +8,7 @@
 use std::io::{Read, Write};
 use std::time::Instant;
 
-use rerankit::metrics::intent_qrels::IntentQrels;
+use rerankit::metrics::IntentQrels;
 use rerankit::metrics::trec_cli::TrecEvalArgs;
 use rerankit::metrics::{evaluate, format_trec_eval, DuplicatePolicy, Qrels, Run};
 
@@ -24,7 +24,7 @@ fn read(path: &str) -> String {
     } else {
         bytes = std::fs::read(path).unwrap_or_else(|e| fail(&format!("{path}: {e}")));
     }
-    match rerankit::metrics::text_lines::utf8_text(path, &bytes) {
+    match rerankit::metrics::formats::trec_text::utf8_text(path, &bytes) {
         Ok(text) => text.to_string(),
         Err(e) => fail(&e.to_string()),
     }
@@ -38,7 +38,7 @@ fn main() {
     }
     let parsed = TrecEvalArgs::parse(&args).unwrap_or_else(|e| fail(&e.to_string()));
     let requests = parsed.measure_requests().unwrap_or_else(|e| fail(&e.to_string()));
-    let duplicates = if parsed.keep_first_duplicate { DuplicatePolicy::KeepFirst } else { DuplicatePolicy::Error };
+    let duplicates = DuplicatePolicy::keeping_first(parsed.keep_first_duplicate);
 
     let t0 = Instant::now();
     let qrels_text = read(&parsed.files[0]);

@@ -4,10 +4,14 @@
 use std::borrow::Cow;
 
 use super::comparison::PermutationSettings;
-use super::{parse_measures_in, profile, Dialect, EvalOptions, IntentQrels, MeasureRequest, QueryScope, Qrels, RecallRounding, TiePolicy};
+use super::evaluation::ranking::TiePolicy;
+use super::evaluation::{EvalOptions, QueryScope};
+use super::inputs::intent_qrels::IntentQrels;
+use super::inputs::qrels::Qrels;
+use super::measures::interpolated_precision::RecallRounding;
+use super::names::dialect::{parse_measures_in, Dialect, MeasureRequest};
+use super::names::profiles::profile;
 use crate::error::{Error, Result};
-
-pub use super::comparison::MAX_TRIALS;
 
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]

@@ -2,11 +2,13 @@
 //! shared by the native `rerankit-eval` binary and the Node `rerankit eval` command.
 
 use super::evaluation::{evaluate, EvalOptions, QueryScope};
-use super::measure::{is_trec_family, MeasureRequest, Metric, ALL_TREC, OFFICIAL, SET};
-use super::intent_qrels::IntentQrels;
-use super::qrels::Qrels;
-use super::run::{DuplicatePolicy, Run};
-use super::trec_format::format_trec_eval;
+use super::formats::trec_eval_output::format_trec_eval;
+use super::inputs::intent_qrels::IntentQrels;
+use super::inputs::qrels::Qrels;
+use super::inputs::run::{DuplicatePolicy, Run};
+use super::measures::metric::Metric;
+use super::names::dialect::MeasureRequest;
+use super::names::trec_eval::{is_trec_family, ALL_TREC, OFFICIAL, SET};
 use crate::error::{Error, Result};
 
 /// Parsed command-line options.
@@ -68,7 +70,7 @@ impl TrecEvalArgs {
                         continue;
                     }
                     "input-order" => {
-                        parsed.options.ranking.ties = super::ranking::TiePolicy::Input;
+                        parsed.options.ranking.ties = super::evaluation::ranking::TiePolicy::Input;
                         continue;
                     }
                     "intents" => {
@@ -223,8 +225,7 @@ pub fn run_trec_eval(args: &TrecEvalArgs, qrels_text: &str, run_text: &str, inte
         None if args.intents.is_some() => return Err(Error::invalid("intents", "the --intents file was not read")),
         None => qrels,
     };
-    let duplicates = if args.keep_first_duplicate { DuplicatePolicy::KeepFirst } else { DuplicatePolicy::Error };
-    let run = Run::parse(run_text, duplicates)?;
+    let run = Run::parse(run_text, DuplicatePolicy::keeping_first(args.keep_first_duplicate))?;
     let evaluation = evaluate(&qrels, &run, &args.measure_requests()?, &args.options)?;
     if evaluation.per_query.is_empty() {
         return Err(Error::invalid("run", "no queries with both results and relevance info"));

@@ -1,6 +1,6 @@
 //! Seeded input generation: a SplitMix64 stream and byte-level mutations of seed files (AFL's havoc stage, small).
 
-use rerankit::metrics::significance::SplitMix64;
+use rerankit::metrics::comparison::significance::SplitMix64;
 
 /// The crate's SplitMix64 (the permutation test's generator): seedable and the same on every platform, so a
 /// failing case is reproduced by its seed.

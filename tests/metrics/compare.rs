@@ -5,8 +5,8 @@
 
 use crate::collection::collection;
 use rerankit::metrics::comparison::{compare, compare_scores, CompareSettings, Comparison, PermutationSettings, StatTest};
-use rerankit::metrics::report::{report, ReportFormat, ReportStyle};
-use rerankit::metrics::significance::fisher_randomization_test;
+use rerankit::metrics::formats::ranx_report::{report, ReportFormat, ReportStyle};
+use rerankit::metrics::comparison::significance::fisher_randomization_test;
 use rerankit::metrics::{parse_measures, DuplicatePolicy, EvalOptions, Qrels, Run};
 use serde_json::Value as Json;
 

@@ -8,7 +8,7 @@ use rerankit::eval::agent::input::parse_document;
 use rerankit::eval::agent::Responses;
 use rerankit::eval::haystack::table::{parse_literal, NodeTable};
 use rerankit::eval::haystack::Cell;
-use rerankit::metrics::ranx_shape::run_from_json;
+use rerankit::metrics::formats::ranx_json::run_from_json;
 use rerankit::metrics::{DuplicatePolicy, Run};
 use rerankit::python::values::json_loads;
 use serde_json::{Map, Value};

@@ -1,6 +1,6 @@
 //! Inputs and bad input: parsing errors name the line, nothing panics, names in both styles.
 
-use rerankit::metrics::ranx_shape::{qrels_from_json, run_from_json};
+use rerankit::metrics::formats::ranx_json::{qrels_from_json, run_from_json};
 use rerankit::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
 use rerankit::metrics::{
     evaluate, evaluate_text, parse_measures, DuplicatePolicy, EvalOptions, Metric, QueryScope, Qrels, RankingOptions, Run,

@@ -6,7 +6,7 @@ use super::convert::{read_options, to_js, to_json};
 use super::errors::{js, JsResult};
 use super::metrics::{requests_and_options, MetricsQrels, MetricsRun};
 use rerankit::metrics::comparison::{compare, CompareSettings, Comparison, PermutationSettings, StatTest};
-use rerankit::metrics::report::{report, ReportFormat, ReportStyle};
+use rerankit::metrics::formats::ranx_report::{report, ReportFormat, ReportStyle};
 use rerankit::metrics::Run;
 use rerankit::rankers::fusion::optimize::{optimize_fusion, OptimizeOptions};
 use rerankit::rankers::fusion::Run as FusionRun;

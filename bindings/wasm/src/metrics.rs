@@ -9,11 +9,11 @@
 use super::convert::{read_options, to_json};
 use super::errors::{js, JsResult};
 use rerankit::metrics::comparison::compare_runs;
-use rerankit::metrics::qrels::QrelsBuilder;
-use rerankit::metrics::run::RunBuilder;
+use rerankit::metrics::inputs::qrels::QrelsBuilder;
+use rerankit::metrics::inputs::run::RunBuilder;
 use rerankit::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
 use rerankit::metrics::{
-    evaluate, run::RunParseOptions, DuplicatePolicy, EvalOptions, EvaluateOptions, MeasureRequest, Qrels, Run, Value as MetricValue,
+    evaluate, inputs::run::RunParseOptions, DuplicatePolicy, EvalOptions, EvaluateOptions, MeasureRequest, Qrels, Run, Value as MetricValue,
 };
 use rerankit::{Error, Result};
 use js_sys::{Array, Float64Array, Object, Reflect};
@@ -79,15 +79,7 @@ impl MetricsRun {
 }
 
 fn utf8<'a>(field: &str, bytes: &'a [u8]) -> Result<&'a str> {
-    rerankit::metrics::text_lines::utf8_text(field, bytes)
-}
-
-fn duplicates(keep_first: bool) -> DuplicatePolicy {
-    if keep_first {
-        DuplicatePolicy::KeepFirst
-    } else {
-        DuplicatePolicy::Error
-    }
+    rerankit::metrics::formats::trec_text::utf8_text(field, bytes)
 }
 
 /// TREC qrels text (`qid iter docno grade`).
@@ -162,7 +154,7 @@ pub fn metrics_run_from_columns(
     keep_first_duplicate: bool,
 ) -> JsResult<MetricsRun> {
     js((|| {
-        let mut builder = RunBuilder::with_capacity(docnos.len(), duplicates(keep_first_duplicate));
+        let mut builder = RunBuilder::with_capacity(docnos.len(), DuplicatePolicy::keeping_first(keep_first_duplicate));
         for_each_column_entry("run", qids, counts, docnos, scores, |qid, docno, score| builder.add(qid, docno, score))?;
         Ok(MetricsRun { inner: builder.build()? })
     })())

@@ -1,6 +1,6 @@
 //! Average precision family: `map`, `map_cut_k`, `gm_map` (per query), `set_map`, `bpref`, `infAP`.
 
-use crate::metrics::ranking::{RankedRelevance, NOT_IN_POOL, UNJUDGED_IN_POOL};
+use crate::metrics::evaluation::ranking::{RankedRelevance, NOT_IN_POOL, UNJUDGED_IN_POOL};
 
 /// Sum over the relevant documents in the top `k` of the precision at their rank: Σ (rel so far) / rank.
 fn sum_of_precisions(r: &RankedRelevance, k: usize) -> f64 {
@@ -15,7 +15,16 @@ fn sum_of_precisions(r: &RankedRelevance, k: usize) -> f64 {
     sum
 }
 
-/// `map` (per query: AP) = Σ_{relevant retrieved d} P(rank(d)) / R; unretrieved relevant documents count 0.
+/// `map` (per query: AP) = Σ_{relevant retrieved d} P(rank(d)) / R; unretrieved relevant documents count 0;
+/// 0 when R = 0.
+///
+/// The one average precision of every tool rerankit reproduces: trec_eval's `map` (and `gm_map` per query),
+/// ranx's and ir_measures' `map` / `AP` without a cutoff, Haystack 1.x's document `map`
+/// ([`super::haystack`]) and graphrag-eval's `average_precision` ([`super::graphrag`]). Their documented
+/// differences are none in the formula: each divides by R, the query's relevant documents whether retrieved or
+/// not (Haystack: the gold ids united with the retrieved documents that match; graphrag-eval: its
+/// `relevant_ids`), and each scores 0 when R = 0. Which documents are relevant is the qrels' and the relevance
+/// level's business, not a parameter here.
 pub fn average_precision(r: &RankedRelevance) -> f64 {
     average_precision_at(r, usize::MAX)
 }

@@ -1,6 +1,6 @@
 //! Counts per query: retrieved, relevant, relevant retrieved, judged non-relevant retrieved.
 
-use crate::metrics::ranking::RankedRelevance;
+use crate::metrics::evaluation::ranking::RankedRelevance;
 
 /// `num_ret`: documents retrieved (after the `-M` cut).
 pub fn num_retrieved(r: &RankedRelevance) -> f64 {

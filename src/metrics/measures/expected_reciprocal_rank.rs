@@ -1,7 +1,7 @@
 //! Expected reciprocal rank (Chapelle et al., CIKM 2009) as ir_measures computes `ERR@k`: with its gdeval
 //! provider (TREC Web track's `gdeval.pl`), whose gains assume grades from 0 to 4.
 
-use crate::metrics::ranking::RankedRelevance;
+use crate::metrics::evaluation::ranking::RankedRelevance;
 
 /// The highest grade gdeval accepts (`$MAX_JUDGMENT`); its stopping probabilities divide by 2^4.
 pub const MAX_GRADE: i64 = 4;

@@ -2,7 +2,7 @@
 
 use super::gain_table::GainTable;
 use super::ndcg::IdealCursor;
-use crate::metrics::ranking::RankedRelevance;
+use crate::metrics::evaluation::ranking::RankedRelevance;
 
 /// `binG` = (1/R) Σ_{relevant retrieved at 0-based rank i, the n-th relevant} 1 / log2(i + 3 − n); 0 when no
 /// relevant document is retrieved.

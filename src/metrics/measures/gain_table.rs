@@ -4,8 +4,8 @@
 //! override or add levels. A retrieved document's gain is its grade's gain (0 for grades with no entry,
 //! including not-in-pool and unjudged documents unless a pair names level -1 or -2).
 
-use crate::metrics::measure::GainPairs;
-use crate::metrics::qrels::QueryQrels;
+use super::metric::GainPairs;
+use crate::metrics::inputs::qrels::QueryQrels;
 
 /// One relevance level: its grade, its gain, and how many judged documents have it.
 #[derive(Debug, Clone, Copy)]

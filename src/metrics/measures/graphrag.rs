@@ -1,9 +1,11 @@
 //! graphrag-eval's retrieval metrics (`graphrag_eval/steps/retrieval_context_ids.py`), per query.
 //!
 //! Relevant = grade ≥ the relevance level, in the qrels' input order (graphrag-eval's `relevant_ids` list).
+//! graphrag-eval's `average_precision` is trec_eval's `map` per query:
+//! [`super::average_precision::average_precision`].
 
-use crate::metrics::qrels::QueryQrels;
-use crate::metrics::ranking::{RankedRelevance, NO_JUDGEMENT};
+use crate::metrics::inputs::qrels::QueryQrels;
+use crate::metrics::evaluation::ranking::{RankedRelevance, NO_JUDGEMENT};
 
 /// `recall_at_k` = |first k relevant ids ∩ top k retrieved| / |first k relevant ids|; 0 without relevant ids.
 ///
@@ -28,20 +30,4 @@ pub fn recall_at(r: &RankedRelevance, query: Option<&QueryQrels>, k: u32) -> f64
         r.judgement_at_rank.iter().take(k).copied().filter(|&j| j != NO_JUDGEMENT).collect();
     let found = relevant.iter().filter(|(_, index)| retrieved.contains(&(*index as u32))).count();
     found as f64 / relevant.len() as f64
-}
-
-/// `average_precision` = Σ_{relevant retrieved at rank k} (hits so far)/k ÷ R; 0 when R = 0.
-pub fn average_precision(r: &RankedRelevance) -> f64 {
-    if r.num_rel == 0 {
-        return 0.0;
-    }
-    let mut hits = 0u64;
-    let mut sum = 0.0;
-    for (i, &rel) in r.rels.iter().enumerate() {
-        if r.is_relevant(rel) {
-            hits += 1;
-            sum += hits as f64 / (i + 1) as f64;
-        }
-    }
-    sum / r.num_rel as f64
 }

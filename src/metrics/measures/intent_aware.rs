@@ -9,7 +9,7 @@
 //! docno; the exact ideal is NP-hard). ndeval's collection-independent normalisation skips the first rank, so
 //! `alpha_DCG@1` and `ERR_IA@1` are left undivided (they can exceed 1), as there.
 
-use crate::metrics::intent_qrels::{IntentDocument, QueryIntents};
+use crate::metrics::inputs::intent_qrels::{IntentDocument, QueryIntents};
 
 /// ndeval's deepest cutoff (`DEPTH`).
 pub const MAX_DEPTH: u32 = 20;
@@ -309,7 +309,7 @@ pub fn normalised_nrbp(ranking: &IntentRanking, rel: i64, alpha: f64, beta: f64)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::metrics::intent_qrels::IntentQrels;
+    use crate::metrics::inputs::intent_qrels::IntentQrels;
 
     #[test]
     fn by_hand() {

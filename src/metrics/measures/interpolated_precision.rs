@@ -29,7 +29,7 @@ impl RecallRounding {
     }
 }
 
-use crate::metrics::ranking::RankedRelevance;
+use crate::metrics::evaluation::ranking::RankedRelevance;
 
 /// Interpolated precision at each recall level of `levels`, computed from one backward pass.
 pub fn interpolated_precision_at_recalls(r: &RankedRelevance, levels: &[f64], rounding: RecallRounding) -> Vec<f64> {

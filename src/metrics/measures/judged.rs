@@ -1,6 +1,6 @@
 //! Judgement rate: ir_measures' `Judged@k` (its `judged` provider, after OpenNIR).
 
-use crate::metrics::ranking::{RankedRelevance, NOT_IN_POOL};
+use crate::metrics::evaluation::ranking::{RankedRelevance, NOT_IN_POOL};
 
 /// `Judged@k` = |judged documents in the top k| / min(k, retrieved), where judged means named in the qrels
 /// with any grade (negative grades included); without k, over the whole ranking. 0 for an empty ranking.

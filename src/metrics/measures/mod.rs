@@ -7,10 +7,11 @@ pub mod expected_reciprocal_rank;
 pub mod gain_ratio;
 pub mod gain_table;
 pub mod graphrag;
-pub mod haystack_profile;
+pub mod haystack;
 pub mod intent_aware;
 pub mod interpolated_precision;
 pub mod judged;
+pub mod metric;
 pub mod ndcg;
 pub mod precision;
 pub mod rank_biased_precision;
@@ -18,10 +19,11 @@ pub mod recall;
 pub mod reciprocal_rank;
 pub mod set_measures;
 
-use super::measure::Metric;
-use super::qrels::QueryQrels;
-use super::ranking::RankedRelevance;
 use gain_table::GainTable;
+use metric::Metric;
+
+use crate::metrics::evaluation::ranking::RankedRelevance;
+use crate::metrics::inputs::qrels::QueryQrels;
 
 /// A measure's value for one query (or its aggregate): a number, or text for `runid` and `relstring`.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,7 +75,7 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         Metric::NumRel => counts::num_relevant(r),
         Metric::NumRelRet => counts::num_relevant_retrieved(r),
         Metric::NumNonrelJudgedRet => counts::num_nonrelevant_judged_retrieved(r),
-        Metric::Map | Metric::GmMap => average_precision::average_precision(r),
+        Metric::Map | Metric::GmMap | Metric::GraphragAp => average_precision::average_precision(r),
         Metric::MapCut(k) => average_precision::average_precision_at(r, *k as usize),
         Metric::SetMap => average_precision::set_average_precision(r),
         Metric::Bpref | Metric::GmBpref => {
@@ -116,9 +118,8 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         Metric::RbpResid(pairs) => {
             rank_biased_precision::rank_biased_precision_residual(r, rank_biased_precision::persistence(pairs))
         }
-        Metric::Haystack(measure) => haystack_profile::haystack_value(r, *measure),
+        Metric::Haystack(measure) => haystack::haystack_value(r, *measure),
         Metric::GraphragRecall(k) => graphrag::recall_at(r, q.qrels, *k),
-        Metric::GraphragAp => graphrag::average_precision(r),
         Metric::ExpectedReciprocalRank(k) => expected_reciprocal_rank::err_at(r, *k),
         Metric::IprecTrecEval9(level) => {
             interpolated_precision::interpolated_precision_at_recall(r, *level, interpolated_precision::RecallRounding::TrecEval9)

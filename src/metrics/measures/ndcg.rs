@@ -2,8 +2,8 @@
 //! `ndcg_burges` (gain 2^g − 1). Discount: log2(rank + 1).
 
 use super::gain_table::GainTable;
-use crate::metrics::qrels::QueryQrels;
-use crate::metrics::ranking::RankedRelevance;
+use crate::metrics::inputs::qrels::QueryQrels;
+use crate::metrics::evaluation::ranking::RankedRelevance;
 
 /// log2(rank + 1) for a 0-based index i: log2(i + 2).
 #[inline]

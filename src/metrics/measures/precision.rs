@@ -1,7 +1,7 @@
 //! Precision family: `P_k`, `relative_P_k`, `set_P`, `set_relative_P`, `Rprec`, `Rprec_mult`.
 
 use super::counts::relevant_in_top;
-use crate::metrics::ranking::RankedRelevance;
+use crate::metrics::evaluation::ranking::RankedRelevance;
 
 /// `P_k` = (relevant in top k) / k — divided by k even when fewer than k were retrieved.
 pub fn precision_at(r: &RankedRelevance, k: u32) -> f64 {

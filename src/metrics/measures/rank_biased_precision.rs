@@ -3,8 +3,8 @@
 //! gains over a 1000-document C/W/L ranking) and trectools (`RBP(p=…)`, the grade as gain).
 
 use super::gain_table::GainTable;
-use crate::metrics::measure::GainPairs;
-use crate::metrics::ranking::{RankedRelevance, NOT_IN_POOL};
+use super::metric::GainPairs;
+use crate::metrics::evaluation::ranking::{RankedRelevance, NOT_IN_POOL};
 
 /// The depth of cwl_eval's rankings (`RankingMaker(max_n=1000)` in ir_measures' cwl_eval provider).
 pub const CWL_DEPTH: usize = 1000;

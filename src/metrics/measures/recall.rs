@@ -1,7 +1,7 @@
 //! Recall family: `recall_k`, `set_recall`, `success_k`, ranx's `f1@k`.
 
 use super::counts::relevant_in_top;
-use crate::metrics::ranking::RankedRelevance;
+use crate::metrics::evaluation::ranking::RankedRelevance;
 
 /// `recall_k` = (relevant in top k) / R; 0 when R = 0.
 pub fn recall_at(r: &RankedRelevance, k: u32) -> f64 {

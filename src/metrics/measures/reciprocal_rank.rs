@@ -1,6 +1,6 @@
 //! Reciprocal rank: `recip_rank` and ranx's `mrr@k`.
 
-use crate::metrics::ranking::RankedRelevance;
+use crate::metrics::evaluation::ranking::RankedRelevance;
 
 /// `recip_rank` = 1 / (rank of the first relevant document); 0 when none is retrieved.
 pub fn reciprocal_rank(r: &RankedRelevance) -> f64 {

@@ -1,6 +1,6 @@
 //! Unranked measures over the whole retrieved set: `set_F`, `utility`; and `unj_k`, `relstring`.
 
-use crate::metrics::ranking::{RankedRelevance, NOT_IN_POOL, UNJUDGED_IN_POOL};
+use crate::metrics::evaluation::ranking::{RankedRelevance, NOT_IN_POOL, UNJUDGED_IN_POOL};
 
 /// `set_F_x` = (x + 1)·P·R / (x·P + R) with P = set_P, R = set_recall; 0 when nothing relevant is retrieved.
 pub fn set_f(r: &RankedRelevance, x: f64) -> f64 {

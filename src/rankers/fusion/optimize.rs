@@ -30,7 +30,7 @@ use super::normalization::Normalization;
 use super::run::Run as FusionRun;
 use super::{normalize, trained, NormalizedQuery};
 use crate::error::{Error, Result};
-use crate::metrics::run::RunBuilder;
+use crate::metrics::inputs::run::RunBuilder;
 use crate::metrics::{evaluate, parse_measures, DuplicatePolicy, EvalOptions, MeasureRequest, Qrels, TiePolicy, Value};
 use crate::python::numpy_sum::np_mean;
 use crate::python::repr::{repr_float, round};

@@ -1,19 +1,22 @@
 //! Evaluating a run against qrels: which queries, ranking each once, every requested measure from that one
 //! ranking, then the aggregates.
 
-use super::aggregate::{aggregate, AggregateContext};
-use super::intent_qrels::QueryIntents;
-use super::measure::{Aggregation, Dialect, MeasureRequest, Metric};
-use super::measures::expected_reciprocal_rank::MAX_GRADE;
-use super::measures::intent_aware::IntentRanking;
-use super::measures::interpolated_precision::RecallRounding;
-use super::measures::{value, QueryContext, Value};
-use super::qrels::{Qrels, QueryQrels};
-use super::ranking::{
-    missing_query_ranking, rank_query, RankedRelevance, RankingOptions, RankingWorkspace, NO_ENTRY,
-};
-use super::run::{QueryRun, Run};
+pub mod aggregate;
+pub mod ranking;
+
+use aggregate::{aggregate, AggregateContext};
+use ranking::{missing_query_ranking, rank_query, RankedRelevance, RankingOptions, RankingWorkspace, NO_ENTRY};
+
 use crate::error::{Error, Result};
+use crate::metrics::inputs::intent_qrels::QueryIntents;
+use crate::metrics::inputs::qrels::{Qrels, QueryQrels};
+use crate::metrics::inputs::run::{QueryRun, Run};
+use crate::metrics::measures::expected_reciprocal_rank::MAX_GRADE;
+use crate::metrics::measures::intent_aware::IntentRanking;
+use crate::metrics::measures::interpolated_precision::RecallRounding;
+use crate::metrics::measures::metric::{Aggregation, Metric};
+use crate::metrics::measures::{value, QueryContext, Value};
+use crate::metrics::names::dialect::{Dialect, MeasureRequest};
 
 /// Which queries are evaluated and averaged over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]

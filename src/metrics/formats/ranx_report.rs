@@ -13,8 +13,8 @@
 //! `\|`. The best mean is `to_latex`'s: the first run whose mean, rounded to `digits`, exceeds every earlier
 //! one and 0 (so no bold when every mean rounds to 0).
 
-use super::comparison::Comparison;
 use crate::error::{Error, Result};
+use crate::metrics::comparison::{Comparison, StatTest};
 use crate::python::repr::{repr_float, round};
 use crate::python::tabulate::{tabulate, TableFormat};
 
@@ -198,9 +198,9 @@ pub fn report(c: &Comparison, format: ReportFormat, style: ReportStyle) -> Resul
 /// ranx's `Report.to_latex()`.
 fn latex(c: &Comparison, t: &Cells) -> String {
     let test = match c.settings.stat_test {
-        super::comparison::StatTest::Fisher => "Fisher's randomization test",
-        super::comparison::StatTest::Student => "paired Student's t-test",
-        super::comparison::StatTest::Tukey => "Tukey's HSD test",
+        StatTest::Fisher => "Fisher's randomization test",
+        StatTest::Student => "paired Student's t-test",
+        StatTest::Tukey => "Tukey's HSD test",
     };
     let mut out = String::from(
         "========================\n% Add in preamble\n\\usepackage{graphicx}\n\\usepackage{booktabs}\n========================\n\n\n",

@@ -3,9 +3,9 @@
 
 use serde_json::Value;
 
-use super::qrels::{Qrels, QrelsBuilder};
-use super::run::{DuplicatePolicy, Run, RunBuilder};
 use crate::error::{Error, Result};
+use crate::metrics::inputs::qrels::{Qrels, QrelsBuilder};
+use crate::metrics::inputs::run::{DuplicatePolicy, Run, RunBuilder};
 
 /// `{qid: {docno: integer grade}}` → [`Qrels`].
 pub fn qrels_from_json(value: &Value) -> Result<Qrels> {

@@ -1,5 +1,6 @@
-//! Intent-aware (diversity) qrels: `qid subtopic docno grade` per line, the TREC Web track's format that
-//! `ndeval` reads and ir_measures passes to pyndeval (its qrels' `iteration` column is the subtopic).
+//! Intent-aware (diversity) qrels: `qid subtopic docno grade` per line ([`crate::metrics::formats::trec_text`]),
+//! the TREC Web track's format that `ndeval` reads and ir_measures passes to pyndeval (its qrels' `iteration`
+//! column is the subtopic).
 //!
 //! They come beside the ordinary qrels, not instead of them: TREC ships a diversity collection as two files
 //! (ad hoc and ndeval qrels), the ordinary qrels refuse a document judged twice for one query (which a
@@ -9,7 +10,6 @@
 
 use std::collections::HashMap;
 
-use super::text_lines::{field_lines, without_bom};
 use crate::error::{Error, Result};
 
 /// One judged document of one query: its grade per subtopic.
@@ -62,34 +62,33 @@ pub struct IntentQrels {
     subtopics: usize,
 }
 
-impl IntentQrels {
-    /// Parses `qid subtopic docno grade` lines (whitespace-separated; blank and `#` lines skipped). A
-    /// (query, subtopic, document) judged twice is an error naming both lines.
-    pub fn parse(text: &str) -> Result<IntentQrels> {
-        let text = without_bom(text);
-        let mut subtopic_index: HashMap<&str, u32> = HashMap::new();
-        let mut query_index: HashMap<&str, usize> = HashMap::new();
-        let mut rows: Vec<(&str, Vec<Row>)> = Vec::new();
-        for (line, [qid, subtopic, docno, grade], count) in field_lines::<4>(text) {
-            if count != 4 {
-                return Err(Error::parse(
-                    format!("intent qrels line {line}"),
-                    format!("expected 4 fields (qid subtopic docno grade), found {count}"),
-                ));
-            }
-            let grade: i64 = grade.parse().map_err(|_| {
-                Error::parse(format!("intent qrels line {line}"), format!("grade '{grade}' is not an integer"))
-            })?;
-            let next = subtopic_index.len() as u32;
-            let subtopic = *subtopic_index.entry(subtopic).or_insert(next);
-            let query = *query_index.entry(qid).or_insert_with(|| {
-                rows.push((qid, Vec::new()));
-                rows.len() - 1
-            });
-            rows[query].1.push((docno, subtopic, grade, line));
-        }
-        let mut queries = Vec::with_capacity(rows.len());
-        for (qid, mut judgements) in rows {
+/// Collects subtopic judgements one by one (each with its line in the text, which errors name), then groups
+/// them by query and document.
+#[derive(Debug, Default)]
+pub struct IntentQrelsBuilder<'a> {
+    subtopic_index: HashMap<&'a str, u32>,
+    query_index: HashMap<&'a str, usize>,
+    rows: Vec<(&'a str, Vec<Row<'a>>)>,
+}
+
+impl<'a> IntentQrelsBuilder<'a> {
+    /// Adds one judgement read at `line` of the text (1-based). Subtopic ids are numbered by first appearance.
+    pub fn add_at_line(&mut self, qid: &'a str, subtopic: &'a str, docno: &'a str, grade: i64, line: usize) {
+        let next = self.subtopic_index.len() as u32;
+        let subtopic = *self.subtopic_index.entry(subtopic).or_insert(next);
+        let rows = &mut self.rows;
+        let query = *self.query_index.entry(qid).or_insert_with(|| {
+            rows.push((qid, Vec::new()));
+            rows.len() - 1
+        });
+        self.rows[query].1.push((docno, subtopic, grade, line));
+    }
+
+    /// Groups the judgements by query and document; a (query, subtopic, document) judged twice is an error
+    /// naming both lines, and no judgement at all is an error too.
+    pub fn build(self) -> Result<IntentQrels> {
+        let mut queries = Vec::with_capacity(self.rows.len());
+        for (qid, mut judgements) in self.rows {
             judgements.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()).then(a.1.cmp(&b.1)).then(a.3.cmp(&b.3)));
             if let Some(pair) = judgements.windows(2).find(|w| w[0].0 == w[1].0 && w[0].1 == w[1].1) {
                 return Err(Error::parse(
@@ -113,9 +112,11 @@ impl IntentQrels {
             return Err(Error::invalid("intents", "no judgements: empty intent-aware qrels"));
         }
         queries.sort_by(|a, b| a.qid.as_bytes().cmp(b.qid.as_bytes()));
-        Ok(IntentQrels { queries, subtopics: subtopic_index.len() })
+        Ok(IntentQrels { queries, subtopics: self.subtopic_index.len() })
     }
+}
 
+impl IntentQrels {
     /// The subtopic judgements of `qid`, if it has any.
     pub fn query(&self, qid: &str) -> Option<&QueryIntents> {
         self.queries.binary_search_by(|q| q.qid.as_bytes().cmp(qid.as_bytes())).ok().map(|i| &self.queries[i])

@@ -5,9 +5,9 @@
 //! max(v, 0.00001). With `-c`, `num_rel` is trec_eval's own total: judgements with grade > 0 over the whole
 //! qrels, whatever the relevance level.
 
-use super::measure::{Aggregation, Metric};
-use super::measures::Value;
-use super::qrels::Qrels;
+use crate::metrics::inputs::qrels::Qrels;
+use crate::metrics::measures::metric::{Aggregation, Metric};
+use crate::metrics::measures::Value;
 
 /// trec_eval's floor for geometric means (`MIN_GEO_MEAN`).
 pub const MIN_GEOMETRIC_MEAN: f64 = 0.00001;

@@ -1,5 +1,5 @@
-//! Relevance judgements (qrels): TREC text `qid iter docno grade`, or built in memory from the ranx shape
-//! `{qid: {docno: grade}}`.
+//! Relevance judgements (qrels), read from TREC text `qid iter docno grade`
+//! ([`crate::metrics::formats::trec_text`]) or ranx's shape `{qid: {docno: grade}}`, or built in memory.
 //!
 //! Stored per query, sorted by docno (byte order, trec_eval's `strcmp`), with the document ids in one
 //! [`DocnoArena`]. A negative grade means "in the pool but unjudged" (trec_eval's `RELVALUE_UNJUDGED`): such a
@@ -9,7 +9,6 @@ use std::collections::HashMap;
 
 use super::docno_arena::{DocnoArena, DocnoSpan};
 use super::intent_qrels::IntentQrels;
-use super::text_lines::{field_lines, without_bom};
 use crate::error::{Error, Result};
 
 /// One judged document of one query.
@@ -72,26 +71,6 @@ impl Qrels {
         self.intents.as_ref()
     }
 
-    /// Parses TREC qrels text: `qid iter docno grade` per line, whitespace-separated; blank lines and lines
-    /// starting with `#` are skipped. Errors name the line.
-    pub fn parse(text: &str) -> Result<Qrels> {
-        let text = without_bom(text);
-        let mut builder = QrelsBuilder::with_capacity(text.len() / 4);
-        for (line_number, [qid, _iter, docno, grade], count) in field_lines::<4>(text) {
-            if count != 4 {
-                return Err(Error::parse(
-                    format!("qrels line {line_number}"),
-                    format!("expected 4 fields (qid iter docno grade), found {count}"),
-                ));
-            }
-            let grade: i64 = grade.parse().map_err(|_| {
-                Error::parse(format!("qrels line {line_number}"), format!("grade '{grade}' is not an integer"))
-            })?;
-            builder.add_at_line(qid, docno, grade, line_number as u32)?;
-        }
-        builder.build()
-    }
-
     /// Builds qrels from `(qid, docno, grade)` triples in memory (the ranx shape flattened).
     pub fn from_triples<'a>(triples: impl IntoIterator<Item = (&'a str, &'a str, i64)>) -> Result<Qrels> {
         let mut builder = QrelsBuilder::default();
@@ -148,7 +127,8 @@ impl QrelsBuilder {
         self.add_at_line(qid, docno, grade, 0)
     }
 
-    fn add_at_line(&mut self, qid: &str, docno: &str, grade: i64, line: u32) -> Result<()> {
+    /// Adds one judgement read at `line` of a text (1-based), which errors name.
+    pub(crate) fn add_at_line(&mut self, qid: &str, docno: &str, grade: i64, line: u32) -> Result<()> {
         if qid.is_empty() || docno.is_empty() {
             return Err(Error::invalid("qrels", "query and document ids must not be empty"));
         }

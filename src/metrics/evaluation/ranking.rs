@@ -6,8 +6,8 @@
 //! [`NOT_IN_POOL`] for a document absent from the qrels, or [`UNJUDGED_IN_POOL`] for one judged with a
 //! negative grade.
 
-use super::qrels::{Qrels, QueryQrels};
-use super::run::{QueryRun, Run};
+use crate::metrics::inputs::qrels::{Qrels, QueryQrels};
+use crate::metrics::inputs::run::{QueryRun, Run};
 
 /// Relevance value of a retrieved document that the qrels do not mention (trec_eval `RELVALUE_NONPOOL`).
 pub const NOT_IN_POOL: i64 = -1;

@@ -1,20 +1,24 @@
 //! Comparing runs on the same qrels, measure by measure, as ranx's `compare` does: per-query values, means,
 //! a statistical test between every pair of runs ([`StatTest`]), and win/tie/loss counts. [`compare_runs`] is
 //! the two-run form (both tests at once, per-query differences); [`compare`] takes any number of runs and one
-//! test, and its result is what [`super::report`] prints.
+//! test, and its result is what [`crate::metrics::formats::ranx_report`] prints.
 //!
 //! Queries are paired by qid over the union of the evaluations, in byte order (ranx sorts its qrels' ids the same
 //! way, and its Fisher test draws per query in that order); a query evaluated for some runs only counts 0 for the
 //! others, as trec_eval `-c` would score it.
 
-use super::evaluation::{evaluate, EvalOptions, Evaluation};
-use super::measure::MeasureRequest;
-use super::measures::Value;
-use super::qrels::Qrels;
-use super::run::Run;
-use super::significance::{fisher_randomization_test, paired_t_test, PermutationTest, TTest};
-use super::tukey::tukey_hsd;
+pub mod significance;
+pub mod tukey;
+
+use significance::{fisher_randomization_test, paired_t_test, PermutationTest, TTest};
+use tukey::tukey_hsd;
+
 use crate::error::{Error, Result};
+use crate::metrics::evaluation::{evaluate, EvalOptions, Evaluation};
+use crate::metrics::inputs::qrels::Qrels;
+use crate::metrics::inputs::run::Run;
+use crate::metrics::measures::Value;
+use crate::metrics::names::dialect::MeasureRequest;
 use crate::python::numpy_sum::np_mean;
 
 /// Most permutations one randomisation test may run.

@@ -7,27 +7,34 @@
 //! recalls are 1.0; nDCG is binary and its ideal sums over all R relevant documents, not cut at the number
 //! retrieved (so a top-k list can score below 1 with every slot relevant).
 
-use crate::metrics::measure::HaystackMeasure;
-use crate::metrics::ranking::RankedRelevance;
+use super::average_precision::average_precision;
+use super::metric::HaystackMeasure;
+use super::precision::set_precision;
+use super::recall::set_recall;
+use super::reciprocal_rank::reciprocal_rank;
+use crate::metrics::evaluation::ranking::RankedRelevance;
 
 /// The value of one Haystack document metric for one query.
 pub fn haystack_value(r: &RankedRelevance, measure: HaystackMeasure) -> f64 {
     match measure {
         HaystackMeasure::RecallMultiHit => recall_multi_hit(r),
         HaystackMeasure::RecallSingleHit => recall_single_hit(r),
-        HaystackMeasure::Precision => precision(r),
+        // precision = rel_ret / retrieved, 0 when nothing was retrieved: trec_eval's set_P
+        HaystackMeasure::Precision => set_precision(r),
+        // map (per query) = Σ_{relevant at rank k} (relevant in top k)/k / R, 0 when R = 0: trec_eval's map
         HaystackMeasure::Map => average_precision(r),
+        // mrr (per query) = 1 / rank of the first relevant document, 0 when none: trec_eval's recip_rank
         HaystackMeasure::Mrr => reciprocal_rank(r),
         HaystackMeasure::Ndcg => binary_ndcg(r),
     }
 }
 
-/// recall_multi_hit = rel_ret / R; 1.0 when R = 0.
+/// recall_multi_hit = rel_ret / R (trec_eval's set_recall); 1.0 when R = 0.
 pub fn recall_multi_hit(r: &RankedRelevance) -> f64 {
     if r.num_rel == 0 {
         1.0
     } else {
-        r.num_rel_ret as f64 / r.num_rel as f64
+        set_recall(r)
     }
 }
 
@@ -38,36 +45,6 @@ pub fn recall_single_hit(r: &RankedRelevance) -> f64 {
     } else {
         r.num_rel_ret.min(1) as f64
     }
-}
-
-/// precision = rel_ret / retrieved; 0 when nothing was retrieved.
-pub fn precision(r: &RankedRelevance) -> f64 {
-    if r.num_ret == 0 {
-        0.0
-    } else {
-        r.num_rel_ret as f64 / r.num_ret as f64
-    }
-}
-
-/// map (per query) = Σ_{relevant at rank k} (relevant in top k)/k / R; 0 when R = 0.
-pub fn average_precision(r: &RankedRelevance) -> f64 {
-    if r.num_rel == 0 {
-        return 0.0;
-    }
-    let mut relevant_so_far = 0u64;
-    let mut sum = 0.0;
-    for (i, &rel) in r.rels.iter().enumerate() {
-        if r.is_relevant(rel) {
-            relevant_so_far += 1;
-            sum += relevant_so_far as f64 / (i + 1) as f64;
-        }
-    }
-    sum / r.num_rel as f64
-}
-
-/// mrr (per query) = 1 / rank of the first relevant document; 0 when none.
-pub fn reciprocal_rank(r: &RankedRelevance) -> f64 {
-    r.rels.iter().position(|&rel| r.is_relevant(rel)).map_or(0.0, |i| 1.0 / (i + 1) as f64)
 }
 
 /// ndcg = Σ_{relevant at rank k} 1/log2(k + 1) ÷ Σ_{k=1..R} 1/log2(k + 1); the divisor is 1 when R = 0.

@@ -7,10 +7,12 @@
 //! - `graphrag` / `graphrag@k`: graphrag-eval's `recall_at_k` (k = 10 unless given) and `average_precision`,
 //!   the retrieved order as given, every query of the qrels evaluated (a missing one scores 0).
 
-use super::evaluation::{EvalOptions, QueryScope};
-use super::measure::{HaystackMeasure, MeasureRequest, Metric, OFFICIAL};
-use super::ranking::{RankingOptions, TiePolicy};
+use super::dialect::MeasureRequest;
+use super::trec_eval::OFFICIAL;
 use crate::error::{Error, Result};
+use crate::metrics::evaluation::ranking::{RankingOptions, TiePolicy};
+use crate::metrics::evaluation::{EvalOptions, QueryScope};
+use crate::metrics::measures::metric::{HaystackMeasure, Metric};
 
 /// A profile's measures (keyed as the original tool names them) and settings.
 #[derive(Debug, Clone, PartialEq)]

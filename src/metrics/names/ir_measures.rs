@@ -6,9 +6,9 @@
 //! `rel=` is trec_eval's relevance level (`-l`) for that one measure and `judged_only=True` its `-J`, as
 //! ir_measures' pytrec_eval provider passes them; a name without them follows the evaluation's options.
 
-use super::measure::{GainPairs, Judging, Metric};
-use super::measures::intent_aware::{IntentAwareMeasure, DEFAULT_ALPHA, MAX_DEPTH};
 use crate::error::{Error, Result};
+use crate::metrics::measures::intent_aware::{IntentAwareMeasure, DEFAULT_ALPHA, MAX_DEPTH};
+use crate::metrics::measures::metric::{GainPairs, Judging, Metric};
 
 /// A parameter value as Python's literal syntax writes it.
 #[derive(Debug, Clone, PartialEq)]

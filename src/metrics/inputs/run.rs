@@ -1,5 +1,5 @@
-//! A run (ranked results): TREC text `qid Q0 docno rank score tag`, or built in memory from the ranx shape
-//! `{qid: {docno: score}}`.
+//! A run (ranked results), read from TREC text `qid Q0 docno rank score tag`
+//! ([`crate::metrics::formats::trec_text`]) or ranx's shape `{qid: {docno: score}}`, or built in memory.
 //!
 //! trec_eval ignores the rank column and ranks by score; entries are kept in input order (the "input" tie
 //! policy ranks by it) and their document ids in one arena. A document listed twice for one query is an error
@@ -9,7 +9,6 @@
 use std::collections::HashMap;
 
 use super::docno_arena::{DocnoArena, DocnoSpan};
-use super::text_lines::field_lines;
 use crate::error::{Error, Result};
 
 /// Options of `parseRun(text, {keepFirstDuplicate})`.
@@ -22,11 +21,7 @@ pub struct RunParseOptions {
 
 impl RunParseOptions {
     pub fn duplicates(&self) -> DuplicatePolicy {
-        if self.keep_first_duplicate {
-            DuplicatePolicy::KeepFirst
-        } else {
-            DuplicatePolicy::Error
-        }
+        DuplicatePolicy::keeping_first(self.keep_first_duplicate)
     }
 }
 
@@ -38,6 +33,18 @@ pub enum DuplicatePolicy {
     Error,
     /// Keep the first occurrence in input order, drop later ones.
     KeepFirst,
+}
+
+impl DuplicatePolicy {
+    /// The policy of a `keepFirstDuplicate` option or `--keep-first-duplicate` flag: [`DuplicatePolicy::KeepFirst`]
+    /// when set, else [`DuplicatePolicy::Error`].
+    pub fn keeping_first(keep_first: bool) -> DuplicatePolicy {
+        if keep_first {
+            DuplicatePolicy::KeepFirst
+        } else {
+            DuplicatePolicy::Error
+        }
+    }
 }
 
 /// One retrieved document of one query.
@@ -70,28 +77,6 @@ pub struct Run {
 }
 
 impl Run {
-    /// Parses TREC run text: `qid Q0 docno rank score tag` per line (further fields ignored, as trec_eval
-    /// does); blank lines and lines starting with `#` are skipped. Errors name the line.
-    pub fn parse(text: &str, duplicates: DuplicatePolicy) -> Result<Run> {
-        let text = super::text_lines::without_bom(text);
-        let mut builder = RunBuilder::with_capacity(text.len() / 3, duplicates);
-        let mut name = "";
-        for (line_number, [qid, _q0, docno, _rank, score, tag], count) in field_lines::<6>(text) {
-            if count < 6 {
-                return Err(Error::parse(
-                    format!("run line {line_number}"),
-                    format!("expected 6 fields (qid Q0 docno rank score tag), found {count}"),
-                ));
-            }
-            let score = parse_score(score).map_err(|problem| Error::parse(format!("run line {line_number}"), problem))?;
-            builder.add_at_line(qid, docno, score, line_number as u32)?;
-            name = tag;
-        }
-        let mut run = builder.build()?;
-        run.name = name.to_string();
-        Ok(run)
-    }
-
     /// Builds a run from `(qid, docno, score)` triples in memory.
     pub fn from_triples<'a>(
         triples: impl IntoIterator<Item = (&'a str, &'a str, f64)>,
@@ -132,13 +117,8 @@ impl Run {
     }
 }
 
-/// A score as text → a finite `f64`, or what is wrong with it.
-fn parse_score(text: &str) -> std::result::Result<f64, String> {
-    let score: f64 = text.parse().map_err(|_| format!("score '{text}' is not a number"))?;
-    check_score(score).map_err(|_| format!("score '{text}' is not finite"))
-}
-
-fn check_score(score: f64) -> std::result::Result<f64, ()> {
+/// The score, or `Err` when it is NaN or infinite (a run's scores must be finite, however they are given).
+pub(crate) fn check_score(score: f64) -> std::result::Result<f64, ()> {
     if score.is_finite() {
         Ok(score)
     } else {
@@ -169,7 +149,8 @@ impl RunBuilder {
         self.add_at_line(qid, docno, score, 0)
     }
 
-    fn add_at_line(&mut self, qid: &str, docno: &str, score: f64, line: u32) -> Result<()> {
+    /// Adds one entry read at `line` of a text (1-based), which errors name.
+    pub(crate) fn add_at_line(&mut self, qid: &str, docno: &str, score: f64, line: u32) -> Result<()> {
         if qid.is_empty() || docno.is_empty() {
             return Err(Error::invalid("run", "query and document ids must not be empty"));
         }

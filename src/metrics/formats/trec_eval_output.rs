@@ -4,9 +4,9 @@
 
 use std::fmt::Write;
 
-use super::evaluation::Evaluation;
-use super::measure::{Aggregation, Metric, ValueKind};
-use super::measures::Value;
+use crate::metrics::evaluation::Evaluation;
+use crate::metrics::measures::metric::{Aggregation, Metric, ValueKind};
+use crate::metrics::measures::Value;
 
 /// One output line.
 fn line(out: &mut String, name: &str, qid: &str, value: &str) {

@@ -1,0 +1,119 @@
+//! ranx's measure names (`ndcg@10`, `mrr@10`, `hits`, `rbp.95`) as ranx 0.3.21 reads them, the `name@k` style
+//! ranx and ir_measures share, and the lower-case aliases of either tool's names without a cutoff.
+//!
+//! ranx names that differ from trec_eval's measure of the same word map to what ranx computes: `map@k` is
+//! trec_eval's `map_cut_k`, `mrr@k` stops at rank k ([`Metric::RecipRankCut`]), `ndcg@k` is `ndcg_cut_k`
+//! (gain = grade), `ndcg_burges@k` uses gain 2^grade − 1, `precision`, `hits` and `hit_rate` without k are
+//! over the whole ranking. ranx breaks score ties its own way; rerankit always uses the
+//! [`TiePolicy`](crate::metrics::evaluation::ranking::TiePolicy) chosen.
+
+use super::trec_eval::{parse_cutoff, parse_number, unknown};
+use crate::error::{Error, Result};
+use crate::metrics::measures::metric::{GainPairs, HaystackMeasure, Judging, Metric, WHOLE_RANKING};
+
+/// ranx 0.3.21's measure names (`metric_switch` in ranx/metrics/__init__.py); each also takes `@k`, and `rbp`
+/// needs its persistence (`rbp.95`). Without `@k`, ranx's k is 0: the whole ranking.
+pub const RANX_NAMES: &[&str] = &[
+    "hits", "hit_rate", "precision", "recall", "f1", "r-precision", "mrr", "map", "dcg", "dcg_burges", "ndcg",
+    "ndcg_burges", "bpref", "rbp",
+];
+
+/// ranx / ir_measures names without a cutoff.
+pub(super) fn parse_alias(name: &str) -> Option<Metric> {
+    Some(match name.to_ascii_lowercase().as_str() {
+        "ndcg" => Metric::Ndcg(GainPairs::default()),
+        "ndcg_burges" => Metric::NdcgBurges,
+        "mrr" | "rr" => Metric::RecipRank,
+        "ap" => Metric::Map,
+        "map" => Metric::Map,
+        "precision" => Metric::SetP,
+        "recall" => Metric::SetRecall,
+        "r-precision" | "r_precision" | "rprec" => Metric::Rprec,
+        "bpref" => Metric::Bpref,
+        "f1" => Metric::SetF { beta: 1.0, printable: None },
+        // ranx's hits without k: relevant documents retrieved, averaged over queries as ranx averages it
+        // (ir_measures' NumRelRet, trec_eval's num_rel_ret, is summed)
+        "hits" => Metric::Hits(WHOLE_RANKING),
+        "hit_rate" => Metric::Success(WHOLE_RANKING),
+        // ir_measures' NumRelRet: relevance level 1 unless it says rel= (whatever the evaluation's level)
+        "numrelret" => Metric::Judging {
+            metric: Box::new(Metric::NumRelRet),
+            judging: Judging { relevance_level: Some(1), judged_only: false },
+        },
+        "numret" => Metric::NumRet,
+        "numrel" => Metric::NumRel,
+        "numq" => Metric::NumQ,
+        "infap" => Metric::InfAp,
+        "graphrag_ap" => Metric::GraphragAp,
+        "recall_multi_hit" => Metric::Haystack(HaystackMeasure::RecallMultiHit),
+        "recall_single_hit" => Metric::Haystack(HaystackMeasure::RecallSingleHit),
+        _ => return None,
+    })
+}
+
+/// A ranx name as ranx 0.3.21 reads it (`extract_metric_and_params`): `name`, `name@k` or `rbp.95`; `None` for a
+/// name that is not ranx's (ranx's names are lower case and case-sensitive).
+pub(super) fn parse_ranx(name: &str) -> Result<Option<Metric>> {
+    let (family, cutoff) = match name.split_once('@') {
+        Some((family, cutoff)) => (family, Some(cutoff)),
+        None => (name, None),
+    };
+    if let Some(p) = family.strip_prefix("rbp.") {
+        // ranx reads `rbp.95` as p = float("0.95"): graded gains of the documents with grade ≥ 1, whole ranking
+        let p = parse_number(&format!("0.{p}"), name)?;
+        return Ok(Some(Metric::RbpGraded { p, cutoff: None }));
+    }
+    if !RANX_NAMES.contains(&family) {
+        return Ok(None);
+    }
+    if let Some(cutoff) = cutoff {
+        if matches!(family, "dcg" | "dcg_burges") {
+            return Err(Error::invalid("measure", format!("'{name}': ranx's {family}@k is not computed by rerankit")));
+        }
+        return parse_at_style(family, cutoff, name);
+    }
+    Ok(Some(match family {
+        "precision" => Metric::SetP,
+        "recall" => Metric::SetRecall,
+        "f1" => Metric::SetF { beta: 1.0, printable: None },
+        "r-precision" => Metric::Rprec,
+        "mrr" => Metric::RecipRank,
+        "map" => Metric::Map,
+        "dcg" => Metric::Dcg(GainPairs::default()),
+        "ndcg" => Metric::Ndcg(GainPairs::default()),
+        "ndcg_burges" => Metric::NdcgBurges,
+        "bpref" => Metric::Bpref,
+        "hits" => Metric::Hits(WHOLE_RANKING),
+        "hit_rate" => Metric::Success(WHOLE_RANKING),
+        "rbp" => return Err(Error::invalid("measure", format!("'{name}': ranx's rbp needs its persistence (rbp.95)"))),
+        _ => return Err(Error::invalid("measure", format!("'{name}': ranx's {family} is not computed by rerankit"))),
+    }))
+}
+
+/// `name@k` (ranx / ir_measures); `None` for a family these names do not know (ir_measures' own names).
+pub(super) fn parse_at_style(family: &str, cutoff: &str, name: &str) -> Result<Option<Metric>> {
+    const FAMILIES: &[&str] = &[
+        "ndcg", "ndcg_burges", "p", "precision", "r", "recall", "map", "ap", "mrr", "rr", "recip_rank", "success",
+        "hit_rate", "hitrate", "hits", "f1", "graphrag_recall",
+    ];
+    if !FAMILIES.contains(&family.to_ascii_lowercase().as_str()) {
+        return Ok(None);
+    }
+    if cutoff.is_empty() || !cutoff.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::invalid("measure", format!("'{name}': the cutoff after '@' must be a positive integer")));
+    }
+    let k = parse_cutoff(cutoff, name)?;
+    Ok(Some(match family.to_ascii_lowercase().as_str() {
+        "ndcg" => Metric::NdcgCut(k),
+        "ndcg_burges" => Metric::NdcgBurgesCut(k),
+        "p" | "precision" => Metric::P(k),
+        "r" | "recall" => Metric::Recall(k),
+        "map" | "ap" => Metric::MapCut(k),
+        "mrr" | "rr" | "recip_rank" => Metric::RecipRankCut(k),
+        "success" | "hit_rate" | "hitrate" => Metric::Success(k),
+        "hits" => Metric::Hits(k),
+        "f1" => Metric::F1Cut(k),
+        "graphrag_recall" => Metric::GraphragRecall(k),
+        _ => return Err(unknown(name)),
+    }))
+}
