@@ -252,7 +252,7 @@ fn cls_pooling_runs_on_the_cpu() {
     let dir = model_dir("small-embedder", "model.onnx");
     let heard = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
     let sink = heard.clone();
-    let warn: rerankit::inference::webgpu::WarningFn = Box::new(move |m: &str| sink.borrow_mut().push(m.to_string()));
+    let warn: rerankit::inference::WarningFn = Box::new(move |m: &str| sink.borrow_mut().push(m.to_string()));
     let mut e = block_on(EmbedderEngine::load(dir.files(), &LoadOptions::default(), Device::WebGpu, Some(warn)))
         .unwrap()
         .with_pooling(rerankit::inference::Pooling::Cls);
