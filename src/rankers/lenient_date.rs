@@ -8,11 +8,17 @@
 //! - ISO 8601 with or without time and zone (`2021-05-01`, `2021-05-01T10:00`, `2024-02-29T10:00:00Z`,
 //!   `2024-02-29T10:00:00.123+02:00`), RFC 2822 (`Wed, 02 Jun 2021 06:31:39 GMT`), `2023-05-01 10:00`,
 //!   `2021/05/01`, `05/01/2021` (month first, dateutil's default), `May 1, 2021`, `1 May 2021`, zone names such as
-//!   `UTC` / `PST` / `+0800`, and the other forms of the `dateparser` crate.
+//!   `UTC` / `PST` / `+0800`, and the other forms of the `dateparser` crate (0.3.1), which rerankit called until it
+//!   read them itself ([`forms`], with [`shape`] for the shapes its regexes gave and [`zone`] for its zones): the
+//!   regex engine with its Unicode tables was over a third of `rerankit/eval`'s wasm.
 //!
 //! Dates without a zone are taken as UTC; dates with one are converted to UTC, so that every date compares with
 //! every other (Python refuses to compare naive with aware datetimes; rerankit orders them instead). A date without
 //! a time is midnight; a time without a date (`4:00pm`) is today's, as dateutil reads it.
+
+mod forms;
+mod shape;
+mod zone;
 
 use chrono::{DateTime, NaiveDate, NaiveDateTime, NaiveTime, Utc};
 use serde_json::Value;
@@ -51,6 +57,12 @@ pub fn read_date(value: &Value) -> Result<DateReading, String> {
 
 /// Reads a date string; see the module docs for the forms.
 pub fn read_date_text(text: &str) -> DateReading {
+    read_date_text_at(text, Utc::now)
+}
+
+/// [`read_date_text`] with the clock given: `now` is asked only by the forms that read today's date or year
+/// (`4:00pm`, `May 27 02:45:27`, `2014.03`).
+pub fn read_date_text_at(text: &str, now: impl FnOnce() -> DateTime<Utc>) -> DateReading {
     let s = text.trim();
     if s.is_empty() {
         return DateReading::Unparsable;
@@ -75,10 +87,10 @@ pub fn read_date_text(text: &str) -> DateReading {
     if let Ok(day) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
         return DateReading::Instant(utc_nanos(&day.and_time(NaiveTime::MIN).and_utc()));
     }
-    // Everything else: the lenient parser, with naive values in UTC and midnight for date-only values.
-    match dateparser::parse_with(s, &Utc, NaiveTime::MIN) {
-        Ok(dt) => DateReading::Instant(utc_nanos(&dt)),
-        Err(_) => DateReading::Unparsable,
+    // Everything else: the lenient forms, with naive values in UTC and midnight for date-only values.
+    match forms::read(s, now()) {
+        Some(dt) => DateReading::Instant(utc_nanos(&dt)),
+        None => DateReading::Unparsable,
     }
 }
 

@@ -2,6 +2,7 @@
 //! One test binary per area (cargo builds and links each once); `cargo test --test rankers` runs them.
 
 mod recentness;
+mod lenient_dates;
 mod lost_in_the_middle;
 mod diversity;
 mod fusion;
