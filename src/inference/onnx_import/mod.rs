@@ -20,7 +20,6 @@ pub use external_data::ExternalFile;
 use crate::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use tract_onnx::pb;
-use tract_onnx::prelude::Framework;
 
 /// What [`prepare`] changed, for diagnostics (`model.info` in JS).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -54,7 +53,9 @@ pub fn decode(bytes: &[u8]) -> Result<pb::ModelProto> {
     if bytes.is_empty() {
         return Err(Error::model_load("model: the ONNX bytes are empty"));
     }
-    let proto = catch_unwind(AssertUnwindSafe(|| tract_onnx::onnx().proto_model_for_read(&mut &bytes[..])));
+    // prost reads the caller's bytes in place: tract's `proto_model_for_read` would first copy them, and the
+    // decoded tensors are a third copy (in wasm, memory never shrinks: that peak would be the model's cost)
+    let proto = catch_unwind(AssertUnwindSafe(|| <pb::ModelProto as prost::Message>::decode(bytes)));
     let proto = match proto {
         Ok(Ok(p)) => p,
         Ok(Err(e)) => return Err(Error::model_load(format!("model: cannot decode the ONNX protobuf: {e:#}"))),
