@@ -89,18 +89,14 @@ impl LoadRequest {
         })
     }
 
-}
-
-/// Reads a load's arguments, decodes the graph and frees the ONNX bytes (and external data) before `load` builds
-/// the model from it: the copy of the file in wasm memory does not add to the load's peak.
-macro_rules! prepared_load {
-    ($files:expr, $options:expr, $device:expr, |$model:ident, $limits:ident, $place:ident| $load:expr) => {{
-        let LoadRequest { model, tokenizer, config, external, limits: $limits, device: $place } = js(LoadRequest::read(&$files, &$options, &$device))?;
-        let prepared = PreparedModel::prepare(&model, &external, &tokenizer, config.as_deref());
-        drop((model, external));
-        let $model = js(prepared)?;
-        js($load)?
-    }};
+    /// The model to build, with the load's options and device. The ONNX bytes (and external data) are freed as
+    /// soon as they are decoded, before the engine builds its plan: the file's copy in wasm memory does not add to
+    /// the load's peak.
+    fn prepare(&mut self) -> Result<(PreparedModel<'_>, &LoadOptions, Device)> {
+        let (model, external) = (std::mem::take(&mut self.model), std::mem::take(&mut self.external));
+        let prepared = PreparedModel::prepare(&model, &external, &self.tokenizer, self.config.as_deref())?;
+        Ok((prepared, &self.limits, self.device))
+    }
 }
 
 /// A file's bytes, which must come as a `Uint8Array`.
@@ -177,7 +173,9 @@ impl CrossEncoderCore {
     /// `options`: `{maxLength?, maxQueryTokens?}`; `device`: `"webgpu" | "cpu" | "auto"`; `onWarning(message)`
     /// hears every fallback to the CPU.
     pub async fn load(files: JsValue, options: JsValue, device: JsValue, on_warning: JsValue) -> JsResult<CrossEncoderCore> {
-        let ce = prepared_load!(files, options, device, |model, limits, place| CrossEncoderEngine::load_prepared(model, &limits, place, warning_fn(on_warning)).await);
+        let mut r = js(LoadRequest::read(&files, &options, &device))?;
+        let (model, limits, place) = js(r.prepare())?;
+        let ce = js(CrossEncoderEngine::load_prepared(model, limits, place, warning_fn(on_warning)).await)?;
         let (num_labels, max_length) = (ce.cpu().num_labels(), ce.cpu().max_length());
         Ok(CrossEncoderCore { inner: Rc::new(RefCell::new(ce)), num_labels, max_length })
     }
@@ -264,9 +262,10 @@ impl EmbedderCore {
         pooling: JsValue,
         on_warning: JsValue,
     ) -> JsResult<EmbedderCore> {
+        let mut r = js(LoadRequest::read(&files, &options, &device))?;
         let pooling = js(string_arg("pooling", &pooling).and_then(|p| Pooling::parse(&p)))?;
-        let e = prepared_load!(files, options, device, |model, limits, place| EmbedderEngine::load_prepared(model, &limits, place, warning_fn(on_warning)).await)
-            .with_pooling(pooling);
+        let (model, limits, place) = js(r.prepare())?;
+        let e = js(EmbedderEngine::load_prepared(model, limits, place, warning_fn(on_warning)).await)?.with_pooling(pooling);
         let dimension = e.cpu().dimension();
         Ok(EmbedderCore { inner: Rc::new(RefCell::new(e)), dimension })
     }
