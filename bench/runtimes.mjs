@@ -143,7 +143,9 @@ async function workerd() {
   const persist = mkdtempSync(path.join(work, "workerd-"));
   const t0 = performance.now();
   const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"), modelUrl, tokenizerUrl],
-    { cwd: root, detached: true, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist } });
+    { cwd: root, detached: true, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist,
+      // every document scored, as in the other runtimes (the example stops at 20 s of its own by default)
+      RERANKIT_WORKER_DEADLINE_MS: "3600000" } });
   let log = "";
   child.stderr.on("data", (d) => (log = (log + d).slice(-8000)));
   try {

@@ -208,6 +208,9 @@ test("a Cloudflare Worker in workerd reranks (Cohere response shape) and evaluat
     // a budget already spent: the first document is scored, the rest come back unscored in the caller's order
     const late = await (await post(first.url, "/", { query: QUERY, documents: DOCUMENTS, deadline_ms: 0 })).json();
     assert.ok(late.results.some((r) => r.scored === false), `deadline_ms: 0 leaves documents unscored: ${JSON.stringify(late.results)}`);
+    // One model per isolate: every request reuses it. (examples/worker once started a new load on every request
+    // and dropped it: seconds of CPU and a model's copy in wasm memory per request.)
+    assert.equal((await (await fetch(first.url + "/stats")).json()).model_loads, 1, "the isolate loaded its model once");
     await first.stop();
 
     // A second worker (a new isolate) with the same Cache API storage: no second download, same answer.

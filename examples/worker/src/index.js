@@ -3,8 +3,8 @@
 //   POST /          {query, documents: string[] | {text}[], top_n?, return_documents?, deadline_ms?}
 //                   → {id, results: [{index, relevance_score, document?}], meta}
 //   POST /evaluate  {qrels, run, measures}                            → {aggregate, perQuery}
-//   GET  /stats     {version, simd, wasm_memory_bytes}: the module's SIMD level and its linear memory (which never
-//                   shrinks: the isolate's peak)
+//   GET  /stats     {version, simd, wasm_memory_bytes, model_loads}: the module's SIMD level, its linear memory
+//                   (which never shrinks: the isolate's peak) and how many times this isolate loaded the local model
 //
 // Who ranks is the RERANKER variable (README.md in this folder):
 //   "local" (default)  a cross-encoder in the Worker itself (rerankit's wasm)
@@ -28,13 +28,18 @@ import { CrossEncoder, RerankitError, WorkersAiRanker, evaluate, version, wasmMe
 const MODES = ["local", "workers-ai", "fallback"];
 
 let rankerPromise = null;
+let modelLoads = 0;
 
+/** The isolate's one model: loaded by the first request that needs it and shared by every later one (a load per
+ *  request would cost seconds of CPU each and hold one more copy of the model in the isolate's 128 MB). */
 function localModel(env) {
-  const loading = env.MODEL_ID
+  if (rankerPromise) return rankerPromise;
+  modelLoads += 1;
+  rankerPromise = (env.MODEL_ID
     ? CrossEncoder.fromPretrained(env.MODEL_ID, { remoteHost: env.HF_HOST || undefined, dtype: env.DTYPE || undefined, revision: env.REVISION || undefined })
     // workers: "auto" starts a pool where the runtime has threads; a Worker has none, so the model runs inline
-    : CrossEncoder.load({ model: env.MODEL_URL, tokenizer: env.TOKENIZER_URL, workers: "auto" });
-  rankerPromise ??= loading.catch((e) => {
+    : CrossEncoder.load({ model: env.MODEL_URL, tokenizer: env.TOKENIZER_URL, workers: "auto" })
+  ).catch((e) => {
     rankerPromise = null;
     throw e;
   });
@@ -96,7 +101,7 @@ function json(body, status = 200, headers = {}) {
 export default {
   async fetch(request, env) {
     const { pathname } = new URL(request.url);
-    if (request.method === "GET" && pathname === "/stats") return json({ version: version(), simd: wasmSimd(), wasm_memory_bytes: wasmMemoryBytes() });
+    if (request.method === "GET" && pathname === "/stats") return json({ version: version(), simd: wasmSimd(), wasm_memory_bytes: wasmMemoryBytes(), model_loads: modelLoads });
     if (request.method !== "POST") return json({ error: "POST a JSON body" }, 405);
     try {
       const body = await request.json();

@@ -42,6 +42,8 @@ const text = (value) => ({ type: "plain_text", value });
 const reranker = process.env.RERANKIT_WORKER_RERANKER
   ? { RERANKER: text(process.env.RERANKIT_WORKER_RERANKER), FALLBACK_TIMEOUT_MS: text(process.env.RERANKIT_WORKER_FALLBACK_TIMEOUT_MS ?? "2000") }
   : {};
+// RERANKIT_WORKER_DEADLINE_MS: the worker's DEADLINE_MS (bench/runtimes.mjs lifts it, to time and measure every document)
+if (process.env.RERANKIT_WORKER_DEADLINE_MS) reranker.DEADLINE_MS = text(process.env.RERANKIT_WORKER_DEADLINE_MS);
 const worker = await unstable_startWorker({
   config: path.join(exampleDir, "wrangler.toml"),
   sendMetrics: false,
