@@ -7,7 +7,7 @@
 // adapter, unsupported graph such as int8, failed probe, GPU error) calls `onWarning` and `device` becomes "cpu";
 // a model never returns an answer the CPU path would not.
 import * as wasm from "./wasm/rerankit.js";
-import { CallControl, WorkerPool, runInline, type WorkRunner, type WorkerModel } from "./pool.js";
+import { CallControl, WorkerPool, runInline, runOnDevice, type WorkRunner, type WorkerModel } from "./pool.js";
 import { RerankitError, invalidArgument } from "./errors.js";
 
 /** Where a model may run (`ModelLoadOptions.device`). */
@@ -84,6 +84,8 @@ interface WasmModelCore extends WorkRunner {
   readonly adapter: string | undefined;
   readonly probe: wasm.ProbeReport | undefined;
   readonly warnings: string[];
+  /** Runs one batch of a call on the model's device (the cross-encoder's; an embedder on WebGPU runs whole). */
+  runDeviceBatch?(work: wasm.ModelWork, i: number): Promise<Float32Array>;
   free(): void;
 }
 
@@ -142,13 +144,16 @@ class Engine<C extends WasmModelCore> {
   }
 
   /**
-   * `work`'s batches on the CPU: in the pool's workers when the model has one, else inline (one batch per
-   * event-loop turn); then its answer. The work object is freed on every path.
+   * `work`'s batches: on WebGPU batch by batch, on the CPU in the pool's workers when the model has one, else
+   * inline (one batch per event-loop turn); then its answer. The work object is freed on every path.
    */
   protected async runWork<T>(work: wasm.ModelWork, control: CallControl, finish: (work: wasm.ModelWork) => T): Promise<T> {
+    const core = this.core;
+    const onDevice = core.device === "cpu" ? undefined : core.runDeviceBatch?.bind(core);
     try {
-      if (this.pool) await this.pool.run(work, control);
-      else await runInline(work, this.core, control);
+      if (onDevice) await runOnDevice(work, onDevice, control);
+      else if (this.pool) await this.pool.run(work, control);
+      else await runInline(work, core, control);
       return finish(work);
     } finally {
       work.free();
@@ -206,7 +211,6 @@ export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
   score(pairs: unknown, options: unknown, control: CallControl): Promise<Float32Array> {
     return this.serial(async () => {
       control.check();
-      if (this.core.device !== "cpu") return this.whole(control, lengthOf(pairs), () => this.core.score(pairs, options));
       return this.runWork(this.core.scoreWork(pairs, options), control, (w) => w.finishValues());
     });
   }
@@ -214,7 +218,6 @@ export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
   rerank(queries: unknown, lists: readonly unknown[], nested: boolean, options: unknown, control: CallControl): Promise<wasm.Ranked[][]> {
     return this.serial(async () => {
       control.check();
-      if (this.core.device !== "cpu") return this.whole(control, lists.reduce((n: number, l) => n + lengthOf(l), 0), () => this.core.rerank(queries, lists, nested, options));
       const work = this.core.rerankWork(queries, lists, nested, options);
       // read after Rust has checked the options (a finite number ≥ 0, or absent)
       control.setDeadline(typeof options === "object" && options !== null ? (options as { deadlineMs?: number | null }).deadlineMs : undefined);

@@ -289,6 +289,23 @@ function nextTurn(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+/**
+ * Runs `work`'s batches one after another on the model's device (WebGPU; the CPU where it fell back), awaiting
+ * each (`run` is the wasm model's `runDeviceBatch`): between two batches the call stops at its deadline or on its
+ * AbortSignal, and reports progress, as inline.
+ */
+export async function runOnDevice(work: ModelWork, run: (work: ModelWork, i: number) => Promise<Float32Array>, control: CallControl): Promise<void> {
+  const [batches, rows] = [work.batchCount, work.rowCount];
+  for (let i = 0; i < batches; i++) {
+    control.check();
+    if (!control.mayStartBatch()) return;
+    const startedAt = control.now();
+    const output = await control.race(run(work, i));
+    control.done(work.setOutput(i, output), rows);
+    control.timed(startedAt);
+  }
+}
+
 /** Runs `work`'s batches one per event-loop turn on this thread, inside wasm (`model` made `work`). */
 export async function runInline(work: ModelWork, model: WorkRunner, control: CallControl): Promise<void> {
   const [batches, rows] = [work.batchCount, work.rowCount];

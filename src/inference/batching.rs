@@ -35,6 +35,20 @@ pub struct Batch {
     pub token_type_ids: Vec<i64>,
 }
 
+impl Batch {
+    /// Its rows unpadded, in batch order: what [`pad`] made it from (the attention mask says each row's length).
+    pub fn sequences(&self) -> Vec<Sequence> {
+        (0..self.rows.len())
+            .map(|r| {
+                let row = r * self.len..(r + 1) * self.len;
+                let n = self.attention_mask[row.clone()].iter().filter(|&&m| m != 0).count();
+                let start = row.start;
+                Sequence { ids: self.input_ids[start..start + n].to_vec(), type_ids: self.token_type_ids[start..start + n].to_vec() }
+            })
+            .collect()
+    }
+}
+
 /// Groups `sequences` into batches of at most `batch_size` rows, longest first, each padded to its longest row.
 pub fn batches(sequences: &[Sequence], batch_size: usize, pad_id: i64) -> Vec<Batch> {
     let mut order: Vec<usize> = (0..sequences.len()).collect();
@@ -83,6 +97,15 @@ mod tests {
         assert_eq!(b[1].len, 3);
         assert_eq!(b[1].input_ids, vec![1, 2, 3, 1, 2, 0]);
         assert_eq!(b[1].attention_mask, vec![1, 1, 1, 1, 1, 0]);
+    }
+
+    #[test]
+    fn a_batch_gives_back_its_sequences() {
+        let s = vec![seq(2), seq(5), Sequence { ids: vec![7, 8, 9], type_ids: vec![0, 1, 1] }];
+        for b in batches(&s, 2, 0).into_iter().chain(batches_in_order(&s, 2, 0)) {
+            let want: Vec<Sequence> = b.rows.iter().map(|&i| s[i].clone()).collect();
+            assert_eq!(b.sequences(), want);
+        }
     }
 
     #[test]

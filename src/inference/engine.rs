@@ -14,7 +14,7 @@
 //! `"cpu"`. A GPU error or non-finite output at any later batch does the same (that batch is recomputed on the
 //! CPU). WebGPU here therefore never returns an answer the CPU path would not.
 
-use super::batching::Sequence;
+use super::batching::{Batch, Sequence};
 use super::cross_encoder::{group_sequences, rank_groups};
 #[cfg(feature = "webgpu")]
 use super::webgpu::{BertWeights, GpuBert};
@@ -297,6 +297,14 @@ impl CrossEncoderEngine {
         let probe = &self.probe;
         let cpu_logits = |is_probe: bool, b: usize| cpu.logits(if is_probe { probe } else { sequences }, b);
         self.backend.run(sequences, batch_size, pad, Output::Logits, l, probe, &cpu_logits).await
+    }
+
+    /// Logits of one padded batch of a call's [`BatchWork`] (as [`CrossEncoder::run_batch`] gives them) on the
+    /// active device: a call on WebGPU runs batch by batch too, so that it can stop at a deadline between two.
+    /// The batch is run as its own rows, padded as it is, so its logits are those of the whole call.
+    pub async fn batch_logits(&mut self, batch: &Batch) -> Result<Vec<f32>> {
+        let sequences = batch.sequences();
+        self.logits(&sequences, sequences.len().max(1)).await
     }
 
     /// Raw logits of (query, document) pairs, truncated only_second (as [`CrossEncoder::score`]).

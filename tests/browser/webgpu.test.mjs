@@ -152,6 +152,58 @@ test(`WebGPU embedder in headless Chromium: vectors within 1e-3 of the CPU path 
   });
 });
 
+test("WebGPU honours deadlineMs (injected clock), maxDocuments and an AbortSignal between batches, as the CPU path does", async (t) => {
+  await withPage(WEBGPU_ARGS, async (page) => {
+    if (!(await page.evaluate(() => window.adapterInfo()))) {
+      t.skip("NO WEBGPU ADAPTER in this Chromium: the WebGPU deadline is NOT tested here");
+      return;
+    }
+    const docs = reference("ce-parity-1").pairs.filter((p) => p.source.startsWith("hand:")).slice(0, 6).map((p) => p.passage);
+    const r = await page.evaluate(async (docs) => {
+      const { CrossEncoder, RerankitError } = window.rerankit;
+      const files = { model: "/models/small-ce-1/model.onnx", tokenizer: "/models/small-ce-1/tokenizer.json", config: "/models/small-ce-1/config.json" };
+      const gpu = await CrossEncoder.load({ ...files, device: "webgpu" });
+      const cpu = await CrossEncoder.load({ ...files, device: "cpu" });
+      const query = "what is the capital of france";
+      const all = await cpu.rerank(query, docs, { topK: null, batchSize: 2 });
+      // every batch takes 100 ms on this clock (the step is taken when the batch reports its progress): batches of
+      // 2 in the caller's order start at 0 and 100; the third would end at 300, past 250
+      let now = 0;
+      const progress = [];
+      const timed = await gpu.rerank(query, docs, { topK: null, batchSize: 2, deadlineMs: 250, clock: () => now, onProgress: (p) => (progress.push(p.done), (now += 100)) });
+      const capped = await gpu.rerank(query, docs, { topK: null, batchSize: 2, maxDocuments: 3 });
+      const controller = new AbortController();
+      let aborted = null;
+      try {
+        await gpu.rerank(query, docs, { topK: null, batchSize: 2, signal: controller.signal, onProgress: () => controller.abort() });
+      } catch (e) {
+        aborted = e instanceof RerankitError ? e.code : String(e);
+      }
+      const after = await gpu.rerank(query, docs, { topK: null, batchSize: 2 });
+      const out = { device: gpu.device, all, timed, capped, progress, aborted, after };
+      gpu.free();
+      cpu.free();
+      return out;
+    }, docs);
+    assert.equal(r.device, "webgpu");
+    assert.deepEqual(r.progress, [2, 4], "two batches ran before the deadline");
+    const cpuScore = new Map(r.all.map((x) => [x.index, x.score]));
+    for (const [out, scored] of [[r.timed, [0, 1, 2, 3]], [r.capped, [0, 1, 2]]]) {
+      assert.equal(out.length, docs.length, "every document comes back");
+      const head = out.slice(0, scored.length);
+      assert.deepEqual(head.map((x) => x.index).sort(), scored, "the scored ones are the head of the caller's list");
+      head.forEach((x, i) => {
+        assert.equal(x.scored, true);
+        assert.ok(Math.abs(x.score - cpuScore.get(x.index)) <= TOL, `score of ${x.index} on WebGPU vs the CPU`);
+        if (i > 0) assert.ok(head[i - 1].score >= x.score, "the scored ones ranked best first");
+      });
+      assert.deepEqual(out.slice(scored.length).map((x) => [x.index, x.scored]), docs.map((_, i) => [i, false]).slice(scored.length), "the rest after them, in the caller's order");
+    }
+    assert.equal(r.aborted, "ABORTED", "an AbortSignal stops a WebGPU call between batches");
+    assert.deepEqual(r.after.map((x) => x.index), r.all.map((x) => x.index), "and the model keeps working");
+  });
+});
+
 test("WebGPU in headless Chromium without an adapter: \"webgpu\" and \"auto\" warn, run on the CPU, score as the CPU path", async () => {
   await withPage(BASE_ARGS, async (page) => {
     const pairs = reference("ce-parity-1").pairs.slice(0, 6).map((p) => [p.query, p.passage]);

@@ -15,7 +15,7 @@
 use super::convert::read_options;
 use super::errors::{js, JsResult};
 use super::inference::{ranked_to_js, rerank_input, string_list, string_pairs};
-use super::models::{busy, CrossEncoderCore, EmbedderCore};
+use super::models::{busy, with_model, CrossEncoderCore, EmbedderCore};
 use rerankit::inference::batching::Batch;
 use rerankit::inference::tokenization::PairTokenizer;
 use rerankit::inference::{BatchWork, EmbedOptions, RerankWork, ScoreOptions};
@@ -132,9 +132,10 @@ impl ModelWork {
     /// Batch `i`'s output from a pool worker (`runBatch` of a copy of the model): a `Float32Array`, copied
     /// straight into wasm memory. (Taken by value: a borrowed JS object would make wasm-bindgen clear its slot with
     /// `table.fill`, which the Binaryen that optimises the package cannot read.)
+    /// Returns the batch's rows.
     #[wasm_bindgen(js_name = setOutput)]
-    pub fn set_output(&mut self, i: usize, output: Vec<f32>) -> JsResult<()> {
-        js(self.keep(i, output))
+    pub fn set_output(&mut self, i: usize, output: Vec<f32>) -> JsResult<usize> {
+        js(self.keep(i, output).map(|()| self.batches().batches[i].rows.len()))
     }
 
     /// A `score` or `embed` call's answer once every batch has its output: the logits
@@ -228,6 +229,22 @@ impl CrossEncoderCore {
         let inner = self.inner.try_borrow().map_err(|_| super::errors::to_js_error(busy()))?;
         let cpu = inner.cpu();
         js(read_batch(&batch, cpu.tokenizer()).and_then(|(b, _)| cpu.run_batch(&b)).map(|v| js_sys::Float32Array::from(&v[..])))
+    }
+
+    /// Runs batch `i` of `work` on the model's device (WebGPU, or the CPU it fell back to), resolving to its
+    /// logits for `work.setOutput(i, …)`: batch by batch, a call on WebGPU can stop between two (a deadline, an
+    /// AbortSignal) as the CPU path does.
+    #[wasm_bindgen(js_name = runDeviceBatch, unchecked_return_type = "Promise<Float32Array>")]
+    pub fn run_device_batch(&self, work: &ModelWork, i: usize) -> js_sys::Promise {
+        let batch = match work.checked_batch(i) {
+            Ok(b) => b.clone(),
+            Err(e) => return js_sys::Promise::reject(&super::errors::to_js_error(e)),
+        };
+        with_model(&self.inner, move |inner| async move {
+            let mut ce = inner.try_borrow_mut().map_err(|_| busy())?;
+            let logits = ce.batch_logits(&batch).await?;
+            Ok(js_sys::Float32Array::from(&logits[..]).into())
+        })
     }
 }
 

@@ -1,23 +1,25 @@
 //! The two model classes: `CrossEncoderCore` and `EmbedderCore` (wrapped by pkg/engine.ts), one per kind of
 //! model, each with its engine inside — the CPU path (tract), or our WGSL kernels on WebGPU parity-checked
-//! against it, with the CPU as fallback. Every call is asynchronous, because WebGPU hands results back through
-//! the event loop; on the CPU the promise is settled at once.
+//! against it, with the CPU as fallback. A call is made as its batches (bindings/wasm/src/model_work.rs): on the
+//! CPU each runs synchronously (`runWorkBatch`), on WebGPU asynchronously (`runDeviceBatch`: WebGPU hands
+//! results back through the event loop).
 //!
 //! ```js
-//! const core = await CrossEncoderCore.load(model, tokenizer, config, {maxLength}, undefined, "auto", msg => console.warn(msg));
+//! const core = await CrossEncoderCore.load({model, tokenizer, config}, {maxLength}, "auto", msg => console.warn(msg));
 //! core.device;                                   // "webgpu" | "cpu" (asked for, no adapter, unsupported graph, failed probe)
-//! await core.score(["q", "q"], ["doc a", "doc b"], 16);                       // Float32Array [n × numLabels]
-//! await core.rerank("q", [["doc a", {content: "doc b"}]], false, {topK: 10}); // [[{index, score}]]
+//! const work = core.rerankWork(["q"], [["doc a", "doc b"]], false, {topK: 10});
+//! for (let i = 0; i < work.batchCount; i++) work.setOutput(i, await core.runDeviceBatch(work, i));
+//! work.finishRanking();                          // [[{index, score}]]
 //! ```
-//! On WebGPU the probe against the CPU path runs on the first `score`/`rerank`; a failed probe or a GPU error
-//! switches the model to the CPU for good, calls the warning callback, and `device` becomes `"cpu"`. Where the
-//! model starts is decided before loading (`placeDevice`, src/inference/device.rs).
+//! On WebGPU the probe against the CPU path runs on the first batch; a failed probe or a GPU error switches the
+//! model to the CPU for good, calls the warning callback, and `device` becomes `"cpu"`. Where the model starts is
+//! decided before loading (`placeDevice`, src/inference/device.rs).
 
 use super::convert::{count_arg, read_options, string_arg, to_js};
 use super::errors::{js, to_js_error, JsResult};
-use super::inference::{cross_encoder_sas, embedder_sas, external_files, ranked_to_js, rerank_input, string_list, string_pairs};
+use super::inference::{cross_encoder_sas, embedder_sas, external_files, string_list};
 use rerankit::inference::{
-    CrossEncoderEngine, Device, EmbedOptions, EmbedderEngine, ExternalFile, LoadOptions, Pooling, PreparedModel, ProbeReport, ScoreOptions, WarningFn,
+    CrossEncoderEngine, Device, EmbedOptions, EmbedderEngine, ExternalFile, LoadOptions, Pooling, PreparedModel, ProbeReport, WarningFn,
 };
 use rerankit::{Error, Result};
 use serde_json::{Map, Value};
@@ -55,7 +57,7 @@ pub struct CrossEncoderCore {
 
 /// Runs `f` on the model inside a promise. Calls are serialised by the TypeScript wrapper; a call arriving
 /// while another awaits the GPU is refused rather than interleaved.
-fn with_model<M: 'static, F, Fut>(inner: &Rc<RefCell<M>>, f: F) -> js_sys::Promise
+pub(super) fn with_model<M: 'static, F, Fut>(inner: &Rc<RefCell<M>>, f: F) -> js_sys::Promise
 where
     F: FnOnce(Rc<RefCell<M>>) -> Fut + 'static,
     Fut: std::future::Future<Output = Result<JsValue>> + 'static,
@@ -204,38 +206,12 @@ impl CrossEncoderCore {
         })())
     }
 
-    /// Raw logits of each `[query, document]` pair, a `Float32Array [n × numLabels]`; `options`: `{batchSize}`.
-    #[wasm_bindgen(unchecked_return_type = "Promise<Float32Array>")]
-    pub fn score(&self, pairs: JsValue, options: JsValue) -> js_sys::Promise {
-        with_model(&self.inner, move |inner| async move {
-            let pairs = string_pairs("pairs", &pairs, "[query, document]")?;
-            let options: ScoreOptions = read_options("options", &options)?;
-            let pairs: Vec<(&str, &str)> = pairs.iter().map(|(q, d)| (q.as_str(), d.as_str())).collect();
-            let mut ce = inner.try_borrow_mut().map_err(|_| busy())?;
-            let logits = ce.score(&pairs, options.batch_size).await?;
-            Ok(js_sys::Float32Array::from(&logits[..]).into())
-        })
-    }
-
     /// Haystack's semantic answer similarity of `[prediction, gold]` pairs, on the model's CPU path whatever its
     /// engine (exact, and small: SAS scores short answers).
     #[wasm_bindgen(js_name = sasScores)]
     pub fn sas_scores(&self, pairs: JsValue, batch_size: JsValue) -> JsResult<Vec<f64>> {
         let c = self.inner.try_borrow().map_err(|_| to_js_error(busy()))?;
         js(count_arg("batchSize", &batch_size).and_then(|b| cross_encoder_sas(c.cpu(), &pairs, b)))
-    }
-
-    /// Reranks one list (`queries` of length 1) or several lists (one query per list, or one for all):
-    /// `[[{index, score}]]`, best first in each list.
-    #[wasm_bindgen(unchecked_return_type = "Promise<Ranked[][]>")]
-    pub fn rerank(&self, queries: JsValue, lists: JsValue, nested: bool, options: JsValue) -> js_sys::Promise {
-        with_model(&self.inner, move |inner| async move {
-            let (options, queries, lists) = rerank_input(&queries, &lists, nested, &options)?;
-            let groups: Vec<(&str, Vec<String>)> = queries.iter().map(String::as_str).zip(lists).collect();
-            let mut ce = inner.try_borrow_mut().map_err(|_| busy())?;
-            let ranked = ce.rerank_groups(&groups, &options).await?;
-            ranked_to_js(ranked, &options)
-        })
     }
 }
 
