@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// The runtime budgets of issue 9, measured: `node bench/runtimes.mjs [--model-file model_int8.onnx] [--runs 1] [--only node,deno,workerd,chromium]`
+// The runtime budgets of issue 9, measured: `node bench/runtimes.mjs [--model-file model_int8.onnx] [--runs 1] [--only node,deno,workerd,chromium,onnxruntime-web]`
 //
 // - wasm size, raw and gzip (pkg/dist/wasm/rerankit_bg.wasm, as published);
 // - cold start per runtime — Node, Deno, workerd (a real Worker, examples/worker), headless Chromium: instantiate
 //   (importing the package entry compiles and instantiates the wasm) + model load (read or fetch, parse,
 //   optimise) + the first rerank of 50 documents;
 // - memory in the Worker reranking 50 documents: the wasm linear memory (it never shrinks, so after the rerank it
-//   is the peak) and workerd's peak resident set (VmHWM: the whole runtime, an upper bound).
+//   is the peak) and workerd's peak resident set (VmHWM: the whole runtime, an upper bound);
+// - beside them, onnxruntime-web in Node on the same pairs: its wasm memory and the process's peak RSS
+//   (`npm install --prefix bench --ignore-scripts` first).
 //
 // The 50 documents are BM25's top 50 for the first query of runs/bm25.trec (title + " " + abstract, as the
 // fixtures score them). Models from RERANKIT_MODELS (npm run fixtures), ce-probe. Each runtime runs in a fresh
@@ -86,6 +88,53 @@ async function node() {
     const { query, documents } = JSON.parse(readFileSync(${JSON.stringify(inputFile)}, "utf8"));
     const r = await coldStart(() => import("rerankit"), { model: ${JSON.stringify(path.join(modelDir, MODEL_FILE))}, tokenizer: ${JSON.stringify(path.join(modelDir, "tokenizer.json"))} }, query, documents);
     console.log(JSON.stringify({ runtime: "node " + process.version, ...r, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));`;
+  return run(process.execPath, ["--input-type=module", "-e", code]);
+}
+
+// --- onnxruntime-web, the engine rerankit users would otherwise take (bench/package.json) ---------------------
+// The same 50 pairs with rerankit's tokens (written to a file by a first process, so that the onnxruntime process
+// holds no rerankit), one unpadded pair per run on one thread — how rerankit runs int8 rows, and onnxruntime's
+// least memory. Its wasm memory is read from the WebAssembly.Memory its module imports or exports.
+async function onnxruntimeWeb() {
+  const tokensFile = path.join(work, "tokens.json");
+  await run(process.execPath, ["--input-type=module", "-e", `
+    import { readFileSync, writeFileSync } from "node:fs";
+    const { CrossEncoder } = await import("rerankit");
+    const { query, documents } = JSON.parse(readFileSync(${JSON.stringify(inputFile)}, "utf8"));
+    const ce = await CrossEncoder.load({ model: ${JSON.stringify(path.join(modelDir, MODEL_FILE))}, tokenizer: ${JSON.stringify(path.join(modelDir, "tokenizer.json"))} });
+    writeFileSync(${JSON.stringify(tokensFile)}, JSON.stringify(documents.map((d) => ce.encodePair(query, d))));
+    console.log("{}");`]);
+  const code = `
+    import { readFileSync } from "node:fs";
+    import { createRequire } from "node:module";
+    const memories = new Set();
+    const grab = (o) => Object.values(o ?? {}).forEach((v) => v instanceof WebAssembly.Memory ? memories.add(v) : v && typeof v === "object" && Object.values(v).forEach((w) => w instanceof WebAssembly.Memory && memories.add(w)));
+    for (const name of ["instantiate", "instantiateStreaming"]) {
+      const f = WebAssembly[name];
+      WebAssembly[name] = async function (source, imports) {
+        grab(imports);
+        const r = await f.call(this, source, imports);
+        grab((r.instance ?? r).exports);
+        return r;
+      };
+    }
+    const t0 = performance.now();
+    const ort = await import(createRequire(${JSON.stringify(path.join(root, "bench", "package.json"))}).resolve("onnxruntime-web"));
+    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.simd = true;
+    const t1 = performance.now();
+    const session = await ort.InferenceSession.create(${JSON.stringify(path.join(modelDir, MODEL_FILE))}, { executionProviders: ["wasm"] });
+    const t2 = performance.now();
+    const scores = [];
+    for (const pair of JSON.parse(readFileSync(${JSON.stringify(tokensFile)}, "utf8"))) {
+      const t = (xs) => new ort.Tensor("int64", BigInt64Array.from(xs, BigInt), [1, xs.length]);
+      const out = await session.run({ input_ids: t(pair.inputIds), attention_mask: t(pair.inputIds.map(() => 1)), token_type_ids: t(pair.tokenTypeIds) });
+      scores.push(Object.values(out)[0].data[0]);
+    }
+    const t3 = performance.now();
+    const top3 = scores.map((s, i) => [s, i]).sort((a, b) => b[0] - a[0] || a[1] - b[1]).slice(0, 3).map(([, i]) => i);
+    console.log(JSON.stringify({ runtime: "onnxruntime-web " + ort.env.versions.web, instantiateMs: t1 - t0, loadMs: t2 - t1, rerankMs: t3 - t2,
+      wasmMemoryBytes: Math.max(...[...memories].map((m) => m.buffer.byteLength)), peakRssBytes: process.resourceUsage().maxRSS * 1024, top3 }));`;
   return run(process.execPath, ["--input-type=module", "-e", code]);
 }
 
@@ -207,8 +256,8 @@ const report = {
 };
 console.log(`wasm ${MiB(report.wasm.raw)} MiB raw, ${MiB(report.wasm.gzip)} MiB gzip; model ${report.model} ${MiB(report.modelBytes)} MiB; ${RUNS} runs each, medians`);
 try {
-  const only = arg("only", "node,deno,workerd,chromium").split(",");
-  for (const [name, fn] of Object.entries({ node, deno, workerd, chromium }).filter(([n]) => only.includes(n))) {
+  const only = arg("only", "node,deno,workerd,chromium,onnxruntime-web").split(",");
+  for (const [name, fn] of Object.entries({ node, deno, workerd, chromium, "onnxruntime-web": onnxruntimeWeb }).filter(([n]) => only.includes(n))) {
     const runs = [];
     for (let i = 0; i < RUNS; i++) runs.push(await fn());
     const tops = new Set(runs.map((r) => r.top3.join(",")));
@@ -217,7 +266,7 @@ try {
     const row = { runtime: runs[0].runtime, instantiateMs: m("instantiateMs"), loadMs: m("loadMs"), rerankMs: m("rerankMs"),
       wasmMemoryBytes: m("wasmMemoryBytes"), peakRssBytes: m("peakRssBytes"), peakRssBytesReady: m("peakRssBytesReady"), top3: runs[0].top3, runs };
     report.runtimes[name] = row;
-    console.log(`${name.padEnd(9)} ${row.runtime.padEnd(24)} instantiate ${row.instantiateMs.toFixed(0).padStart(6)} ms  load ${row.loadMs.toFixed(0).padStart(6)} ms` +
+    console.log(`${name.padEnd(15)} ${row.runtime.padEnd(26)} instantiate ${row.instantiateMs.toFixed(0).padStart(6)} ms  load ${row.loadMs.toFixed(0).padStart(6)} ms` +
       `  rerank 50 ${row.rerankMs.toFixed(0).padStart(6)} ms  wasm memory ${MiB(row.wasmMemoryBytes)} MiB` +
       (row.peakRssBytes ? `  peak RSS ${MiB(row.peakRssBytes)} MiB` : "") + (row.peakRssBytesReady ? ` (${MiB(row.peakRssBytesReady)} MiB before the model)` : ""));
   }
