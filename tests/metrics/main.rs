@@ -11,3 +11,4 @@ mod optimize_fusion;
 mod float_text;
 mod judged_only;
 mod dialects;
+mod measure_names;

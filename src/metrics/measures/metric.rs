@@ -123,6 +123,11 @@ pub enum Metric {
     /// ranx `ndcg_burges`: gain 2^grade − 1.
     NdcgBurges,
     NdcgBurgesCut(u32),
+    /// ranx `dcg@k` (`dcg`: k = [`WHOLE_RANKING`]): unnormalised DCG, gain = grade of the documents at or above
+    /// the relevance level.
+    DcgCut(u32),
+    /// ranx `dcg_burges@k` (`dcg_burges`: k = [`WHOLE_RANKING`]): unnormalised DCG with gain 2^grade − 1.
+    DcgBurgesCut(u32),
     /// ranx `hits@k`: number of relevant documents in the top k.
     Hits(u32),
     /// ranx `f1@k`: harmonic mean of P@k and recall@k.

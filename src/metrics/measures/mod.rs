@@ -110,6 +110,8 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         Metric::NdcgCut(k) => ndcg::ndcg_at(r, q.qrels, *k),
         Metric::NdcgBurges => ndcg::ndcg_burges(r, q.qrels, None),
         Metric::NdcgBurgesCut(k) => ndcg::ndcg_burges(r, q.qrels, Some(*k)),
+        Metric::DcgCut(k) => ndcg::dcg_at(r, *k),
+        Metric::DcgBurgesCut(k) => ndcg::dcg_burges_at(r, *k),
         Metric::Rbp(pairs) => rank_biased_precision::rank_biased_precision(
             r,
             &GainTable::new(pairs, q.qrels),

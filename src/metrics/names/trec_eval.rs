@@ -80,6 +80,10 @@ impl Metric {
             Metric::RecipRankCut(k) => format!("mrr@{k}"),
             Metric::NdcgBurges => "ndcg_burges".to_string(),
             Metric::NdcgBurgesCut(k) => format!("ndcg_burges@{k}"),
+            Metric::DcgCut(WHOLE_RANKING) => "dcg".to_string(),
+            Metric::DcgCut(k) => format!("dcg@{k}"),
+            Metric::DcgBurgesCut(WHOLE_RANKING) => "dcg_burges".to_string(),
+            Metric::DcgBurgesCut(k) => format!("dcg_burges@{k}"),
             Metric::Hits(WHOLE_RANKING) => "hits".to_string(),
             Metric::Hits(k) => format!("hits@{k}"),
             Metric::F1Cut(k) => format!("f1@{k}"),
@@ -155,6 +159,8 @@ impl Metric {
             Metric::Unj(_) => "unj",
             Metric::RecipRankCut(_) => "mrr",
             Metric::NdcgBurges | Metric::NdcgBurgesCut(_) => "ndcg_burges",
+            Metric::DcgCut(_) => "dcg",
+            Metric::DcgBurgesCut(_) => "dcg_burges",
             Metric::Hits(_) => "hits",
             Metric::F1Cut(_) => "f1",
             Metric::Haystack(_) => "haystack",
@@ -187,6 +193,8 @@ impl Metric {
             | Metric::Unj(k)
             | Metric::RecipRankCut(k)
             | Metric::NdcgBurgesCut(k)
+            | Metric::DcgCut(k)
+            | Metric::DcgBurgesCut(k)
             | Metric::Hits(k)
             | Metric::F1Cut(k)
             | Metric::GraphragRecall(k)
@@ -376,8 +384,12 @@ pub(super) fn trec_family(family: &str, params: Option<&str>, name: &str) -> Res
             }
             None => vec![Metric::ElevenPtAvg(NumberList { printable: None, values: DEFAULT_RECALL_LEVELS.to_vec() })],
         },
+        // trec_eval reads a parameter list (`set_F.1.0,0.5,2.4`) and uses its first value, printing them all
         "set_F" => match params {
-            Some(p) => vec![Metric::SetF { beta: parse_number(p, name)?, printable: Some(p.to_string()) }],
+            Some(p) => {
+                let values = p.split(',').map(|v| parse_number(v, name)).collect::<Result<Vec<f64>>>()?;
+                vec![Metric::SetF { beta: values[0], printable: Some(p.to_string()) }]
+            }
             None => vec![Metric::SetF { beta: 1.0, printable: None }],
         },
         "G" => vec![Metric::G(parse_gain_pairs(params, name)?)],
@@ -396,26 +408,28 @@ pub(super) fn trec_family(family: &str, params: Option<&str>, name: &str) -> Res
     })
 }
 
-/// trec_eval's printed form with the cutoff after an underscore: `P_5`, `ndcg_cut_10`, `iprec_at_recall_0.10`.
-pub(super) fn parse_underscore_cutoff(name: &str) -> Result<Option<Metric>> {
+/// trec_eval's printed form with the parameter after an underscore (`P_5`, `ndcg_cut_10`, `iprec_at_recall_0.10`,
+/// `set_F_0.5`), and pytrec_eval's spelling of a list so (`P_5,10`, `ndcg_cut_5,10`), which trec_eval itself
+/// refuses: each is trec_eval's `family.params` (`P.5,10`: `P_5` and `P_10`).
+pub(super) fn parse_underscore_cutoff(name: &str) -> Result<Option<Vec<Metric>>> {
     const INTEGER_FAMILIES: &[&str] = &["relative_P", "ndcg_cut", "map_cut", "success", "recall", "unj", "P"];
-    const REAL_FAMILIES: &[&str] = &["iprec_at_recall", "Rprec_mult"];
+    const REAL_FAMILIES: &[&str] = &["iprec_at_recall", "Rprec_mult", "set_F"];
     for family in REAL_FAMILIES {
         if let Some(rest) = name.strip_prefix(family).and_then(|r| r.strip_prefix('_')) {
-            if rest.parse::<f64>().is_ok() {
-                return Ok(trec_family(family, Some(rest), name)?.pop());
+            if rest.split(',').all(|p| p.parse::<f64>().is_ok()) {
+                return Ok(Some(trec_family(family, Some(rest), name)?));
             }
         }
     }
     for family in INTEGER_FAMILIES {
         if let Some(rest) = name.strip_prefix(family).and_then(|r| r.strip_prefix('_')) {
-            if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || b == b'-' || b == b'+') {
-                return Ok(trec_family(family, Some(rest), name)?.pop());
+            if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b',')) {
+                return Ok(Some(trec_family(family, Some(rest), name)?));
             }
         }
     }
     if let Some(rest) = name.strip_prefix("relstring_") {
-        return Ok(trec_family("relstring", Some(rest), name)?.pop());
+        return Ok(Some(trec_family("relstring", Some(rest), name)?));
     }
     Ok(None)
 }
