@@ -216,11 +216,17 @@ impl fmt::Display for Metric {
 
 /// The error for a name no dialect reads (the trec_eval reading is every dialect's last).
 pub(super) fn unknown(name: &str) -> Error {
+    let family = name.split(['.', '@', '(']).next().unwrap_or(name);
+    let mut names: Vec<&str> = FAMILIES.iter().chain(&["official", "all_trec", "set"]).chain(super::ranx::RANX_NAMES).copied().collect();
+    names.extend(super::ir_measures::registry_names());
+    names.sort_unstable();
+    names.dedup();
     Error::invalid(
         "measure",
         format!(
             "unknown measure '{name}' (trec_eval names such as 'ndcg_cut_10', 'P.5,10', 'map', or ranx names such as \
-             'ndcg@10', 'mrr@10', 'recall@100', or ir_measures names such as 'P(rel=2)@10', 'RBP(p=0.8)')"
+             'ndcg@10', 'mrr@10', 'recall@100', or ir_measures names such as 'P(rel=2)@10', 'RBP(p=0.8)'): {}",
+            crate::options::unknown_name("measure name", family, &names)
         ),
     )
 }
