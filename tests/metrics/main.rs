@@ -12,3 +12,4 @@ mod float_text;
 mod judged_only;
 mod dialects;
 mod measure_names;
+mod ranx_evaluate_tests;

@@ -53,6 +53,10 @@ pub fn positive_judgements(qrels: &Qrels) -> u64 {
 pub fn aggregate(metric: &Metric, values: &[f64], context: &AggregateContext) -> Value {
     match metric.aggregation() {
         Aggregation::Mean => Value::Number(mean(values)),
+        Aggregation::MeanOfDefined => {
+            let defined: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+            Value::Number(if defined.is_empty() { f64::NAN } else { mean(&defined) })
+        }
         Aggregation::Sum => {
             if *metric == Metric::NumRel && context.complete {
                 Value::Number(positive_judgements(context.qrels) as f64)

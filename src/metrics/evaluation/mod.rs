@@ -230,6 +230,7 @@ pub fn evaluate(qrels: &Qrels, run: &Run, measures: &[MeasureRequest], options: 
                 let context = QueryContext {
                     ranked: &rankings[setting],
                     qrels: query_qrels,
+                    run: query_run,
                     collection_size: options.collection_size,
                     run_name: &run.name,
                     recall_rounding: options.recall_rounding,

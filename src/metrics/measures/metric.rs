@@ -149,6 +149,11 @@ pub enum Metric {
     RbpBinary { p: f64, rel: i64 },
     /// `RBP(p=…)@k`: rank-biased precision with the grade as gain (trectools).
     RbpGraded { p: f64, cutoff: Option<u32> },
+    /// `Accuracy(rel=…)@k`: how often a relevant document is ranked above a non-relevant one (ir_measures'
+    /// accuracy provider); no value (NaN) for a query without both.
+    Accuracy { cutoff: Option<u32>, rel: i64 },
+    /// `Compat(p=…, normalize=…)`: rank-biased overlap with the ideal ranking (ir_measures' compat provider).
+    Compat { p: f64, normalize: bool },
     /// `nDCG(gains={…})@k`: `ndcg_cut_k` with custom gains.
     NdcgCutGains { k: u32, gains: GainPairs },
     /// ndeval's measures over intent-aware qrels (`alpha_nDCG@k`, `ERR_IA@k`, …) at relevance level `rel`
@@ -163,6 +168,9 @@ pub enum Metric {
 pub enum Aggregation {
     /// Arithmetic mean over the evaluated queries.
     Mean,
+    /// Arithmetic mean over the queries with a value (not NaN); NaN when none has one (ir_measures' mean over
+    /// the queries a provider reports).
+    MeanOfDefined,
     /// Sum over the evaluated queries (counts).
     Sum,
     /// The number of evaluated queries.
@@ -211,6 +219,7 @@ impl Metric {
             Metric::NumRet | Metric::NumRel | Metric::NumRelRet | Metric::NumNonrelJudgedRet => Aggregation::Sum,
             Metric::GmMap | Metric::GmBpref => Aggregation::GeometricMean,
             Metric::Relstring { .. } => Aggregation::None,
+            Metric::Accuracy { .. } => Aggregation::MeanOfDefined,
             _ => Aggregation::Mean,
         }
     }

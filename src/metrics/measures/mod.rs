@@ -1,7 +1,9 @@
 //! The measures: one pure function per formula, grouped by family. [`value`] dispatches a [`Metric`] to its
 //! function for one query.
 
+pub mod accuracy;
 pub mod average_precision;
+pub mod compatibility;
 pub mod counts;
 pub mod expected_reciprocal_rank;
 pub mod gain_ratio;
@@ -24,6 +26,7 @@ use metric::Metric;
 
 use crate::metrics::evaluation::ranking::RankedRelevance;
 use crate::metrics::inputs::qrels::QueryQrels;
+use crate::metrics::inputs::run::QueryRun;
 
 /// A measure's value for one query (or its aggregate): a number, or text for `runid` and `relstring`.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +51,8 @@ pub struct QueryContext<'a> {
     pub ranked: &'a RankedRelevance,
     /// The query's judgements (None when the qrels lack the query).
     pub qrels: Option<&'a QueryQrels>,
+    /// The query's run entries (None when the run lacks the query), for measures that read scores (`Compat`).
+    pub run: Option<&'a QueryRun>,
     /// trec_eval `-N` (used by `utility` only).
     pub collection_size: u64,
     /// The run's name (`runid`).
@@ -128,6 +133,8 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         }
         Metric::Judged(k) => judged::judged_at(r, *k),
         Metric::RbpBinary { p, rel } => rank_biased_precision::binary_rank_biased_precision(r, *p, *rel),
+        Metric::Accuracy { cutoff, rel } => accuracy::accuracy(r, *cutoff, *rel),
+        Metric::Compat { p, normalize } => compatibility::compatibility(r, q.qrels, q.run, *p, *normalize),
         Metric::RbpGraded { p, cutoff } => rank_biased_precision::graded_rank_biased_precision(r, *p, *cutoff),
         Metric::NdcgCutGains { k, gains } => ndcg::ndcg_at_with_gains(r, &GainTable::new(gains, q.qrels), *k),
         Metric::IntentAware { measure, rel } => {

@@ -34,14 +34,14 @@ impl Literal {
 
 /// Measures ir_measures defines that rerankit does not compute (their providers: cwl_eval, compat, accuracy).
 const NOT_COMPUTED: &[&str] =
-    &["Accuracy", "BPM", "Compat", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "SDCG"];
+    &["BPM", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "SDCG"];
 
 /// Measure names ir_measures registers that rerankit computes.
 const COMPUTED: &[&str] = &[
     "P", "Precision", "R", "Recall", "AP", "MAP", "RR", "MRR", "Rprec", "RPrec", "nDCG", "NDCG", "Bpref", "BPref",
     "infAP", "NumRet", "NumRelRet", "NumQ", "NumRel", "SetP", "SetRelP", "SetR", "SetF", "SetAP", "Success", "IPrec",
     "Judged", "ERR", "RBP", "alpha_nDCG", "α_nDCG", "alpha_DCG", "α_DCG", "ERR_IA", "nERR_IA", "P_IA", "StRecall",
-    "AP_IA", "MAP_IA", "NRBP", "nNRBP",
+    "AP_IA", "MAP_IA", "NRBP", "nNRBP", "Compat", "Accuracy",
 ];
 
 /// The parameters ir_measures 0.4.3 registers for each measure (`SUPPORTED_PARAMS`), for the message naming an
@@ -57,6 +57,8 @@ fn supported_params(measure: &str) -> &'static [&'static str] {
         "IPrec" => &["recall", "rel", "judged_only"],
         "nDCG" | "NDCG" => &["cutoff", "dcg", "gains", "judged_only"],
         "Judged" | "ERR" => &["cutoff"],
+        "Compat" => &["p", "normalize"],
+        "Accuracy" => &["cutoff", "rel"],
         "RBP" => &["cutoff", "p", "rel"],
         "alpha_nDCG" | "α_nDCG" | "alpha_DCG" | "α_DCG" => &["cutoff", "rel", "alpha", "judged_only"],
         "ERR_IA" | "nERR_IA" | "P_IA" => &["cutoff", "rel", "judged_only"],
@@ -554,6 +556,21 @@ pub fn parse_ir_measure(text: &str) -> Result<Metric> {
         }
         "alpha_nDCG" | "α_nDCG" | "alpha_DCG" | "α_DCG" | "ERR_IA" | "nERR_IA" | "P_IA" | "StRecall" | "AP_IA"
         | "MAP_IA" | "NRBP" | "nNRBP" => intent_aware(&mut p)?,
+        // the accuracy provider's own rel (default 1, any int), not trec_eval's -l
+        "Accuracy" => {
+            let cutoff = p.cutoff()?;
+            let rel = p.rel()?.unwrap_or(1);
+            if rel < 1 {
+                // every unjudged document is then relevant and the provider divides by zero non-relevant ones
+                return Err(p.invalid(format!("rel={rel}: ir_measures' accuracy provider divides by zero below rel=1")));
+            }
+            Metric::Accuracy { cutoff, rel }
+        }
+        "Compat" => {
+            // any float, as the compat provider takes it (p ≥ 1 weighs deeper ranks more)
+            let persistence = p.float("p")?.unwrap_or(0.95);
+            Metric::Compat { p: persistence, normalize: p.flag("normalize")?.unwrap_or(true) }
+        }
         _ => unreachable!("every COMPUTED name is matched"),
     };
     p.finish(metric)
@@ -610,7 +627,8 @@ mod tests {
             ("SDCG(max_rel=1)@20", "not computed by rerankit"),
             ("NRBP(beta=1.5)", "beta must be in [0, 1]"),
             ("AP_IA@10", "no parameter 'cutoff'"),
-            ("Compat(p=0.8)", "not computed by rerankit"),
+            ("Compat(p=8)", "must be a float"),
+            ("BPM(max_rel=1)@10", "not computed by rerankit"),
             ("alpha_nDCG@30", "depth 20"),
             ("RBP(p=1.5)", "(0, 1)"),
             ("RBP(rel=1)@10", "both rel and a cutoff"),

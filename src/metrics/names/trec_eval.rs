@@ -97,6 +97,14 @@ impl Metric {
             Metric::RbpGraded { p, cutoff } => {
                 format!("RBP(p={p}){}", cutoff.map_or(String::new(), |k| format!("@{k}")))
             }
+            Metric::Accuracy { cutoff, rel } => format!(
+                "Accuracy{}{}",
+                if *rel == 1 { String::new() } else { format!("(rel={rel})") },
+                cutoff.map_or(String::new(), |k| format!("@{k}"))
+            ),
+            Metric::Compat { p, normalize } => {
+                format!("Compat(p={p}{})", if *normalize { "" } else { ",normalize=False" })
+            }
             Metric::NdcgCutGains { k, gains } => {
                 format!("ndcg_cut_{k}({})", gains.printable.as_deref().unwrap_or_default())
             }
@@ -171,6 +179,8 @@ impl Metric {
             Metric::Judged(_) => "Judged",
             Metric::RbpBinary { .. } | Metric::RbpGraded { .. } => "RBP",
             Metric::NdcgCutGains { .. } => "ndcg_cut",
+            Metric::Compat { .. } => "Compat",
+            Metric::Accuracy { .. } => "Accuracy",
             Metric::IntentAware { .. } => "intent_aware",
             Metric::Judging { metric, .. } => metric.family(),
         }
