@@ -176,7 +176,8 @@ fn pytrec_eval_underscore_lists() {
 
 /// Every ir_measures name of the fixture in the ir_measures dialect: refused where ir_measures refuses it (at
 /// parsing, validation, or for want of a provider), else its provider's values per query and mean (gdeval's to
-/// its 5 printed decimals, the others to 1e-9).
+/// its 5 printed decimals, the others to 1e-9). A query the provider reports nothing for must be NaN (no value:
+/// `Accuracy`) or 0 in rerankit.
 #[test]
 fn ir_measures_parameters() {
     let f = fixture();
@@ -214,7 +215,9 @@ fn ir_measures_parameters() {
                 }
                 continue;
             };
-            largest = largest.max((q.values[0].as_f64() - theirs).abs());
+            if expected["provider"] != "gdeval" {
+                largest = largest.max((q.values[0].as_f64() - theirs).abs());
+            }
             if !close(q.values[0].as_f64(), theirs, tolerance) {
                 problems.push(format!("{name} {}: ours {} ir_measures {theirs} ({})", q.qid, q.values[0].as_f64(), expected["provider"]));
                 break;
@@ -226,6 +229,6 @@ fn ir_measures_parameters() {
         }
         computed += 1;
     }
-    eprintln!("ir_measures names: {computed} computed, {refused} refused; largest difference {largest:e}");
+    eprintln!("ir_measures names: {computed} computed, {refused} refused; largest difference (gdeval's 5 decimals aside) {largest:e}");
     assert!(problems.is_empty(), "{} differ:\n{}", problems.len(), problems.join("\n"));
 }

@@ -108,7 +108,7 @@ test("ir_measures names keep the older names' meanings and refuse what ir_measur
   for (const [name, message] of [
     ["P(rel=2)", /P\(rel=2\).*needs a cutoff/],
     ["P(rel=2.5)@10", /must be an integer/],
-    ["SDCG(max_rel=1)@20", /SDCG.*not computed by rerankit/],
+    ["SDCG(min_rel=1)@20", /SDCG.*needs max_rel/],
     ["alpha_nDCG@21", /depth 20/],
     ["RBP(p=2.0)", /\(0, 1\)/],
     ["SetF(beta=2)", /must be a float/],

@@ -3,6 +3,7 @@
 //! print ([`ValueKind`]). How each tool names a measure is [`crate::metrics::names`]; its formula is one function
 //! in [`crate::metrics::measures`].
 
+use super::cwl::CwlMeasure;
 use super::intent_aware::IntentAwareMeasure;
 
 /// Custom gains for the nDCG family: `level=gain` pairs as trec_eval's `-m ndcg.1=3,2=9`. A pair whose name is
@@ -149,6 +150,9 @@ pub enum Metric {
     RbpBinary { p: f64, rel: i64 },
     /// `RBP(p=…)@k`: rank-biased precision with the grade as gain (trectools).
     RbpGraded { p: f64, cutoff: Option<u32> },
+    /// cwl_eval's C/W/L measures (`SDCG`, `NERR8`–`NERR11`, `INST`, `INSQ`, `BPM`) with grades scaled from
+    /// [min_rel, max_rel] to [0, 1].
+    Cwl { measure: CwlMeasure, min_rel: i64, max_rel: i64 },
     /// `Accuracy(rel=…)@k`: how often a relevant document is ranked above a non-relevant one (ir_measures'
     /// accuracy provider); no value (NaN) for a query without both.
     Accuracy { cutoff: Option<u32>, rel: i64 },

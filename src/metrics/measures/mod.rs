@@ -5,6 +5,7 @@ pub mod accuracy;
 pub mod average_precision;
 pub mod compatibility;
 pub mod counts;
+pub mod cwl;
 pub mod expected_reciprocal_rank;
 pub mod gain_ratio;
 pub mod gain_table;
@@ -133,6 +134,7 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         }
         Metric::Judged(k) => judged::judged_at(r, *k),
         Metric::RbpBinary { p, rel } => rank_biased_precision::binary_rank_biased_precision(r, *p, *rel),
+        Metric::Cwl { measure, min_rel, max_rel } => cwl::cwl_expected_utility(r, measure, *min_rel, *max_rel),
         Metric::Accuracy { cutoff, rel } => accuracy::accuracy(r, *cutoff, *rel),
         Metric::Compat { p, normalize } => compatibility::compatibility(r, q.qrels, q.run, *p, *normalize),
         Metric::RbpGraded { p, cutoff } => rank_biased_precision::graded_rank_biased_precision(r, *p, *cutoff),

@@ -7,6 +7,7 @@
 //! ir_measures' pytrec_eval provider passes them; a name without them follows the evaluation's options.
 
 use crate::error::{Error, Result};
+use crate::metrics::measures::cwl::CwlMeasure;
 use crate::metrics::measures::intent_aware::{IntentAwareMeasure, DEFAULT_ALPHA, MAX_DEPTH};
 use crate::metrics::measures::metric::{GainPairs, Judging, Metric};
 
@@ -32,16 +33,13 @@ impl Literal {
     }
 }
 
-/// Measures ir_measures defines that rerankit does not compute (their providers: cwl_eval, compat, accuracy).
-const NOT_COMPUTED: &[&str] =
-    &["BPM", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "SDCG"];
-
-/// Measure names ir_measures registers that rerankit computes.
+/// ir_measures 0.4.3's registry (`ir_measures.measures.registry`): every name, each computed by rerankit.
 const COMPUTED: &[&str] = &[
     "P", "Precision", "R", "Recall", "AP", "MAP", "RR", "MRR", "Rprec", "RPrec", "nDCG", "NDCG", "Bpref", "BPref",
     "infAP", "NumRet", "NumRelRet", "NumQ", "NumRel", "SetP", "SetRelP", "SetR", "SetF", "SetAP", "Success", "IPrec",
     "Judged", "ERR", "RBP", "alpha_nDCG", "α_nDCG", "alpha_DCG", "α_DCG", "ERR_IA", "nERR_IA", "P_IA", "StRecall",
-    "AP_IA", "MAP_IA", "NRBP", "nNRBP", "Compat", "Accuracy",
+    "AP_IA", "MAP_IA", "NRBP", "nNRBP", "Compat", "Accuracy", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11", "INST",
+    "INSQ", "BPM",
 ];
 
 /// The parameters ir_measures 0.4.3 registers for each measure (`SUPPORTED_PARAMS`), for the message naming an
@@ -59,6 +57,11 @@ fn supported_params(measure: &str) -> &'static [&'static str] {
         "Judged" | "ERR" => &["cutoff"],
         "Compat" => &["p", "normalize"],
         "Accuracy" => &["cutoff", "rel"],
+        "SDCG" => &["cutoff", "dcg", "min_rel", "max_rel"],
+        "NERR8" | "NERR9" => &["cutoff", "min_rel", "max_rel"],
+        "NERR10" => &["p", "min_rel", "max_rel"],
+        "NERR11" | "INST" | "INSQ" => &["T", "min_rel", "max_rel"],
+        "BPM" => &["cutoff", "T", "min_rel", "max_rel"],
         "RBP" => &["cutoff", "p", "rel"],
         "alpha_nDCG" | "α_nDCG" | "alpha_DCG" | "α_DCG" => &["cutoff", "rel", "alpha", "judged_only"],
         "ERR_IA" | "nERR_IA" | "P_IA" => &["cutoff", "rel", "judged_only"],
@@ -69,14 +72,14 @@ fn supported_params(measure: &str) -> &'static [&'static str] {
     }
 }
 
-/// ir_measures 0.4.3's registered measure names (`ir_measures.measures.registry`), computed by rerankit or not.
+/// ir_measures 0.4.3's registered measure names (`ir_measures.measures.registry`).
 pub fn registry_names() -> Vec<&'static str> {
-    COMPUTED.iter().chain(NOT_COMPUTED).copied().collect()
+    COMPUTED.to_vec()
 }
 
 /// Whether `name` (without parameters or cutoff) is a measure name of ir_measures' registry.
 pub fn is_ir_measures_name(name: &str) -> bool {
-    COMPUTED.contains(&name) || NOT_COMPUTED.contains(&name)
+    COMPUTED.contains(&name)
 }
 
 fn syntax_error(text: &str, problem: impl std::fmt::Display) -> Error {
@@ -422,16 +425,40 @@ fn intent_aware(p: &mut Params) -> Result<Metric> {
     Ok(Metric::IntentAware { measure, rel })
 }
 
+/// cwl_eval's measures (ir_measures' cwl_eval provider): `max_rel` required, `min_rel` (default 0) below it, the
+/// cutoff required where the measure has one, `T` (default 1.0) and `p` (default 0.9) floats.
+fn cwl_measure(p: &mut Params) -> Result<Metric> {
+    let name = p.call.measure;
+    let cutoff = if matches!(name, "SDCG" | "NERR8" | "NERR9" | "BPM") { Some(p.required_cutoff()?) } else { None };
+    let k = cutoff.unwrap_or(0);
+    let t = if matches!(name, "NERR11" | "INST" | "INSQ" | "BPM") { p.float("T")?.unwrap_or(1.0) } else { 1.0 };
+    let measure = match name {
+        "SDCG" => {
+            if let Some(dcg) = p.text("dcg")?.filter(|d| d != "log2") {
+                return Err(p.invalid(format!("SDCG's dcg must be 'log2', got '{dcg}'")));
+            }
+            CwlMeasure::Sdcg { k }
+        }
+        "NERR8" => CwlMeasure::Nerr8 { k },
+        "NERR9" => CwlMeasure::Nerr9 { k },
+        "NERR10" => CwlMeasure::Nerr10 { p: p.float("p")?.unwrap_or(0.9) },
+        "NERR11" => CwlMeasure::Nerr11 { t },
+        "INST" => CwlMeasure::Inst { t },
+        "INSQ" => CwlMeasure::Insq { t },
+        _ => CwlMeasure::Bpm { t, k },
+    };
+    let min_rel = p.int("min_rel")?.unwrap_or(0);
+    let max_rel = p.int("max_rel")?.ok_or_else(|| p.invalid(format!("{name} needs max_rel, the grade that gains 1")))?;
+    if min_rel >= max_rel {
+        return Err(p.invalid(format!("min_rel ({min_rel}) must be below max_rel ({max_rel})")));
+    }
+    Ok(Metric::Cwl { measure, min_rel, max_rel })
+}
+
 /// Parses an ir_measures name into the measure rerankit computes for it.
 pub fn parse_ir_measure(text: &str) -> Result<Metric> {
     let call = parse_call(text)?;
     let measure = call.measure;
-    if NOT_COMPUTED.contains(&measure) {
-        return Err(Error::invalid(
-            "measure",
-            format!("'{text}': ir_measures' {measure} is not computed by rerankit (see docs/eval.md for the measures it maps)"),
-        ));
-    }
     if !COMPUTED.contains(&measure) {
         let unknown = crate::options::unknown_name("ir_measures measure", measure, &registry_names());
         return Err(Error::invalid("measure", format!("unknown measure '{text}' (not a trec_eval, ranx or ir_measures name): {unknown}")));
@@ -556,6 +583,7 @@ pub fn parse_ir_measure(text: &str) -> Result<Metric> {
         }
         "alpha_nDCG" | "α_nDCG" | "alpha_DCG" | "α_DCG" | "ERR_IA" | "nERR_IA" | "P_IA" | "StRecall" | "AP_IA"
         | "MAP_IA" | "NRBP" | "nNRBP" => intent_aware(&mut p)?,
+        "SDCG" | "NERR8" | "NERR9" | "NERR10" | "NERR11" | "INST" | "INSQ" | "BPM" => cwl_measure(&mut p)?,
         // the accuracy provider's own rel (default 1, any int), not trec_eval's -l
         "Accuracy" => {
             let cutoff = p.cutoff()?;
@@ -624,11 +652,12 @@ mod tests {
             ("P(foo=1)@10", "no parameter 'foo'"),
             ("P(rel=1, rel=2)@10", "given twice"),
             ("P(1)@10", "must be named"),
-            ("SDCG(max_rel=1)@20", "not computed by rerankit"),
+            ("SDCG(min_rel=1)@20", "needs max_rel"),
+            ("INST(min_rel=2,max_rel=2)", "must be below max_rel"),
             ("NRBP(beta=1.5)", "beta must be in [0, 1]"),
             ("AP_IA@10", "no parameter 'cutoff'"),
             ("Compat(p=8)", "must be a float"),
-            ("BPM(max_rel=1)@10", "not computed by rerankit"),
+            ("BPM(max_rel=1)", "needs a cutoff"),
             ("alpha_nDCG@30", "depth 20"),
             ("RBP(p=1.5)", "(0, 1)"),
             ("RBP(rel=1)@10", "both rel and a cutoff"),

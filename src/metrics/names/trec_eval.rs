@@ -97,6 +97,7 @@ impl Metric {
             Metric::RbpGraded { p, cutoff } => {
                 format!("RBP(p={p}){}", cutoff.map_or(String::new(), |k| format!("@{k}")))
             }
+            Metric::Cwl { measure, min_rel, max_rel } => measure.name(*min_rel, *max_rel),
             Metric::Accuracy { cutoff, rel } => format!(
                 "Accuracy{}{}",
                 if *rel == 1 { String::new() } else { format!("(rel={rel})") },
@@ -181,6 +182,7 @@ impl Metric {
             Metric::NdcgCutGains { .. } => "ndcg_cut",
             Metric::Compat { .. } => "Compat",
             Metric::Accuracy { .. } => "Accuracy",
+            Metric::Cwl { .. } => "cwl",
             Metric::IntentAware { .. } => "intent_aware",
             Metric::Judging { metric, .. } => metric.family(),
         }
@@ -211,6 +213,7 @@ impl Metric {
             | Metric::ExpectedReciprocalRank(k)
             | Metric::NdcgCutGains { k, .. } => *k as f64,
             Metric::IntentAware { measure, .. } => measure.cutoff().unwrap_or(0) as f64,
+            Metric::Cwl { measure, .. } => measure.cutoff().unwrap_or(0) as f64,
             Metric::Haystack(m) => HaystackMeasure::ALL.iter().position(|x| x == m).unwrap_or(0) as f64,
             _ => 0.0,
         };
