@@ -101,6 +101,12 @@ impl Metric {
         if name.contains('(') {
             return Ok(vec![parse_ir_measure(name)?]);
         }
+        // ranx's relevance-level suffix (`precision@5-l2`) is ranx's alone
+        if name.contains("-l") {
+            if let Some(metric) = parse_ranx(name)? {
+                return Ok(vec![metric]);
+            }
+        }
         if let Some(at) = name.find('@') {
             // ranx's `rbp@95` (its `rbp.95` is trec_eval's rbp family with parameters outside the ranx dialect)
             if name.starts_with("rbp@") {

@@ -52,9 +52,46 @@ pub(super) fn parse_alias(name: &str) -> Option<Metric> {
     })
 }
 
-/// A ranx name as ranx 0.3.21 reads it (`extract_metric_and_params`): `name`, `name@k` or `rbp.95`; `None` for a
-/// name that is not ranx's (ranx's names are lower case and case-sensitive).
+/// A ranx name as ranx 0.3.21 reads it (`extract_metric_and_params`): `name`, `name@k` or `rbp.95`, with an
+/// optional relevance level `-lN` (`precision@5-l2`); `None` for a name that is not ranx's (ranx's names are lower
+/// case and case-sensitive).
 pub(super) fn parse_ranx(name: &str) -> Result<Option<Metric>> {
+    match name.split_once("-l") {
+        Some((measure, level)) => parse_ranx_at_level(name, measure, level),
+        None => parse_ranx_measure(name),
+    }
+}
+
+/// ranx's `-lN` suffix: the qrels keep the judgements with grade ≥ N (`clean_qrels`), so a binary measure is
+/// trec_eval's at relevance level N, `dcg`/`dcg_burges` gain only from grades ≥ N, and `ndcg` is nDCG with the
+/// grades below N gaining 0 (in the ideal ranking too). ranx's `ndcg_burges`, `bpref` and `rbp` at a level (the
+/// cleaned qrels change their gains and judged non-relevant documents) are not computed by rerankit: an error.
+fn parse_ranx_at_level(name: &str, measure: &str, level: &str) -> Result<Option<Metric>> {
+    let Some(metric) = parse_ranx_measure(measure)? else { return Ok(None) };
+    let level: i64 = level.parse().ok().filter(|_| level.bytes().all(|b| b.is_ascii_digit())).ok_or_else(|| {
+        Error::invalid("measure", format!("'{name}': ranx's relevance level after '-l' must be an integer (precision@5-l2)"))
+    })?;
+    let family = measure.split(['@', '.']).next().unwrap_or(measure);
+    if family == "ndcg" {
+        let pairs: Vec<(String, f64)> = (1..level.clamp(1, 1000)).map(|grade| (grade.to_string(), 0.0)).collect();
+        let printable = pairs.iter().map(|(grade, _)| format!("{grade}=0")).collect::<Vec<_>>().join(",");
+        let gains = GainPairs { printable: Some(printable), pairs };
+        return Ok(Some(match metric {
+            Metric::NdcgCut(k) => Metric::NdcgCutGains { k, gains },
+            _ => Metric::Ndcg(gains),
+        }));
+    }
+    if matches!(family, "ndcg_burges" | "bpref" | "rbp") {
+        return Err(Error::invalid(
+            "measure",
+            format!("'{name}': ranx's {family} at a relevance level is not computed by rerankit (use {measure} with relevanceLevel)"),
+        ));
+    }
+    Ok(Some(Metric::Judging { metric: Box::new(metric), judging: Judging { relevance_level: Some(level), judged_only: false } }))
+}
+
+/// A ranx name without the `-lN` suffix.
+fn parse_ranx_measure(name: &str) -> Result<Option<Metric>> {
     let (family, cutoff) = match name.split_once('@') {
         Some((family, cutoff)) => (family, Some(cutoff)),
         None => (name, None),
