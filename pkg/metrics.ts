@@ -119,6 +119,11 @@ export interface EvaluateOptions {
    * `nNRBP`); the ordinary qrels still decide which queries are evaluated.
    */
   intents?: string | Uint8Array;
+  /**
+   * Also report each measure's standard deviation over the evaluated queries in `Evaluation.std`, as ranx's
+   * `evaluate(..., return_std=True)` does (numpy's population standard deviation, ddof 0). Default false.
+   */
+  returnStd?: boolean;
 }
 
 /** A measure's value: a number, or text for trec_eval's text measures (`runid`, `relstring`). */
@@ -132,6 +137,8 @@ export interface Evaluation {
   perQuery: Record<string, Record<string, MetricValue>>;
   /** The run's name (TREC tag column), "" for objects. */
   runName: string;
+  /** With `options.returnStd`: measure → standard deviation of its per-query values (ranx's `return_std`). */
+  std?: Record<string, number>;
 }
 
 /** Parses TREC qrels text (`qid iter docno grade`; `#` comment lines skipped). Errors name the line. */
@@ -241,6 +248,7 @@ interface RawEvaluation {
   aggregate: Float64Array;
   texts: [number, number, string][];
   runName: string;
+  std?: Float64Array;
 }
 
 /**
@@ -292,7 +300,15 @@ function shape(raw: RawEvaluation): Evaluation {
   raw.qids.forEach((qid, q) => {
     perQuery[qid] = rows[q];
   });
-  return { aggregate, perQuery, runName: raw.runName };
+  const evaluation: Evaluation = { aggregate, perQuery, runName: raw.runName };
+  if (raw.std !== undefined) {
+    const std: Record<string, number> = {};
+    raw.keys.forEach((key, j) => {
+      if (!Number.isNaN(raw.std![j])) std[key] = raw.std![j];
+    });
+    evaluation.std = std;
+  }
+  return evaluation;
 }
 
 /** @internal The `rerankit eval` command: the qrels and run operands of a trec_eval command line. */

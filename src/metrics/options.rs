@@ -40,6 +40,9 @@ pub struct EvaluateOptions {
     pub trials: Option<u32>,
     /// Seed of `compare`'s randomisation test (default 42).
     pub seed: Option<u64>,
+    /// `evaluate` also reports each measure's standard deviation over the queries (ranx's `return_std`; numpy's
+    /// population standard deviation, [`Evaluation::standard_deviations`](super::Evaluation::standard_deviations)).
+    pub return_std: Option<bool>,
     /// Intent-aware qrels text (`qid subtopic docno grade`) for the intent-aware measures (`alpha_nDCG@k`, …).
     pub intents: Option<String>,
 }

@@ -11,3 +11,5 @@ mod optimize_fusion;
 mod float_text;
 mod judged_only;
 mod dialects;
+mod measure_names;
+mod ranx_evaluate_tests;

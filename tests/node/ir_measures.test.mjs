@@ -108,9 +108,12 @@ test("ir_measures names keep the older names' meanings and refuse what ir_measur
   for (const [name, message] of [
     ["P(rel=2)", /P\(rel=2\).*needs a cutoff/],
     ["P(rel=2.5)@10", /must be an integer/],
-    ["SDCG(max_rel=1)@20", /SDCG.*not computed by rerankit/],
+    ["SDCG(min_rel=1)@20", /SDCG.*needs max_rel/],
     ["alpha_nDCG@21", /depth 20/],
-    ["RBP(p=2)", /\(0, 1\)/],
+    ["RBP(p=2.0)", /\(0, 1\)/],
+    ["SetF(beta=2)", /must be a float/],
+    ["nDCG(rel=2)@10", /no parameter .rel./],
+    ["nDGC@10", /did you mean "nDCG"/],
     ["P(colour=1)@5", /no parameter 'colour'/],
     ["ERR", /ERR needs a cutoff/],
   ]) {

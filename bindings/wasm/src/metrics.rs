@@ -189,7 +189,7 @@ fn strings<'a>(items: impl IntoIterator<Item = &'a str>) -> Array {
 }
 
 /// Evaluates: `{keys, qids, values (Float64Array, query-major), aggregate (Float64Array), texts: [[q, m, text]],
-/// runName}`; q = -1 for an aggregate text.
+/// runName, std (Float64Array, with options.returnStd)}`; q = -1 for an aggregate text.
 #[wasm_bindgen(js_name = metricsEvaluate)]
 pub fn metrics_evaluate(qrels: &MetricsQrels, run: &MetricsRun, measures: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
@@ -231,6 +231,9 @@ pub fn metrics_evaluate(qrels: &MetricsQrels, run: &MetricsRun, measures: JsValu
         set(&out, "aggregate", &Float64Array::from(aggregate.as_slice()));
         set(&out, "texts", &texts);
         set(&out, "runName", &JsValue::from_str(&evaluation.run_name));
+        if options.return_std == Some(true) {
+            set(&out, "std", &Float64Array::from(evaluation.standard_deviations().as_slice()));
+        }
         Ok(out.into())
     })())
 }

@@ -30,6 +30,12 @@ pub fn mean(values: &[f64]) -> f64 {
     }
 }
 
+/// numpy's `np.std(values)`, which ranx's `return_std` calls: the population standard deviation (ddof = 0),
+/// √(Σ (v − mean)² / n) with numpy's pairwise sums; NaN for no values.
+pub fn standard_deviation(values: &[f64]) -> f64 {
+    crate::python::numpy_sum::np_var(values, 0).sqrt()
+}
+
 /// exp(mean(ln(max(v, 0.00001)))); 0 for no values (trec_eval prints the untouched 0).
 pub fn geometric_mean(values: &[f64]) -> f64 {
     if values.is_empty() {
@@ -47,6 +53,10 @@ pub fn positive_judgements(qrels: &Qrels) -> u64 {
 pub fn aggregate(metric: &Metric, values: &[f64], context: &AggregateContext) -> Value {
     match metric.aggregation() {
         Aggregation::Mean => Value::Number(mean(values)),
+        Aggregation::MeanOfDefined => {
+            let defined: Vec<f64> = values.iter().copied().filter(|v| !v.is_nan()).collect();
+            Value::Number(if defined.is_empty() { f64::NAN } else { mean(&defined) })
+        }
         Aggregation::Sum => {
             if *metric == Metric::NumRel && context.complete {
                 Value::Number(positive_judgements(context.qrels) as f64)

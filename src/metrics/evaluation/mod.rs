@@ -75,6 +75,18 @@ impl Evaluation {
     pub fn aggregate_of(&self, key: &str) -> Option<&Value> {
         self.measures.iter().position(|m| m.key == key).map(|i| &self.aggregate[i])
     }
+
+    /// Per measure, parallel to `measures`, the standard deviation of its per-query values as ranx's
+    /// `evaluate(…, return_std=True)` reports it ([`aggregate::standard_deviation`]); NaN for a text measure and
+    /// for no queries.
+    pub fn standard_deviations(&self) -> Vec<f64> {
+        (0..self.measures.len())
+            .map(|j| {
+                let values: Vec<f64> = self.per_query.iter().map(|q| q.values[j].as_f64()).collect();
+                aggregate::standard_deviation(&values)
+            })
+            .collect()
+    }
 }
 
 /// The queries to evaluate, in qid byte order, each with its run results and judgements.
@@ -218,6 +230,7 @@ pub fn evaluate(qrels: &Qrels, run: &Run, measures: &[MeasureRequest], options: 
                 let context = QueryContext {
                     ranked: &rankings[setting],
                     qrels: query_qrels,
+                    run: query_run,
                     collection_size: options.collection_size,
                     run_name: &run.name,
                     recall_rounding: options.recall_rounding,

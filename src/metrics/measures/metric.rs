@@ -3,6 +3,7 @@
 //! print ([`ValueKind`]). How each tool names a measure is [`crate::metrics::names`]; its formula is one function
 //! in [`crate::metrics::measures`].
 
+use super::cwl::CwlMeasure;
 use super::intent_aware::IntentAwareMeasure;
 
 /// Custom gains for the nDCG family: `level=gain` pairs as trec_eval's `-m ndcg.1=3,2=9`. A pair whose name is
@@ -123,6 +124,11 @@ pub enum Metric {
     /// ranx `ndcg_burges`: gain 2^grade − 1.
     NdcgBurges,
     NdcgBurgesCut(u32),
+    /// ranx `dcg@k` (`dcg`: k = [`WHOLE_RANKING`]): unnormalised DCG, gain = grade of the documents at or above
+    /// the relevance level.
+    DcgCut(u32),
+    /// ranx `dcg_burges@k` (`dcg_burges`: k = [`WHOLE_RANKING`]): unnormalised DCG with gain 2^grade − 1.
+    DcgBurgesCut(u32),
     /// ranx `hits@k`: number of relevant documents in the top k.
     Hits(u32),
     /// ranx `f1@k`: harmonic mean of P@k and recall@k.
@@ -144,6 +150,14 @@ pub enum Metric {
     RbpBinary { p: f64, rel: i64 },
     /// `RBP(p=…)@k`: rank-biased precision with the grade as gain (trectools).
     RbpGraded { p: f64, cutoff: Option<u32> },
+    /// cwl_eval's C/W/L measures (`SDCG`, `NERR8`–`NERR11`, `INST`, `INSQ`, `BPM`) with grades scaled from
+    /// [min_rel, max_rel] to [0, 1].
+    Cwl { measure: CwlMeasure, min_rel: i64, max_rel: i64 },
+    /// `Accuracy(rel=…)@k`: how often a relevant document is ranked above a non-relevant one (ir_measures'
+    /// accuracy provider); no value (NaN) for a query without both.
+    Accuracy { cutoff: Option<u32>, rel: i64 },
+    /// `Compat(p=…, normalize=…)`: rank-biased overlap with the ideal ranking (ir_measures' compat provider).
+    Compat { p: f64, normalize: bool },
     /// `nDCG(gains={…})@k`: `ndcg_cut_k` with custom gains.
     NdcgCutGains { k: u32, gains: GainPairs },
     /// ndeval's measures over intent-aware qrels (`alpha_nDCG@k`, `ERR_IA@k`, …) at relevance level `rel`
@@ -158,6 +172,9 @@ pub enum Metric {
 pub enum Aggregation {
     /// Arithmetic mean over the evaluated queries.
     Mean,
+    /// Arithmetic mean over the queries with a value (not NaN); NaN when none has one (ir_measures' mean over
+    /// the queries a provider reports).
+    MeanOfDefined,
     /// Sum over the evaluated queries (counts).
     Sum,
     /// The number of evaluated queries.
@@ -206,6 +223,7 @@ impl Metric {
             Metric::NumRet | Metric::NumRel | Metric::NumRelRet | Metric::NumNonrelJudgedRet => Aggregation::Sum,
             Metric::GmMap | Metric::GmBpref => Aggregation::GeometricMean,
             Metric::Relstring { .. } => Aggregation::None,
+            Metric::Accuracy { .. } => Aggregation::MeanOfDefined,
             _ => Aggregation::Mean,
         }
     }

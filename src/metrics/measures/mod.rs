@@ -1,8 +1,11 @@
 //! The measures: one pure function per formula, grouped by family. [`value`] dispatches a [`Metric`] to its
 //! function for one query.
 
+pub mod accuracy;
 pub mod average_precision;
+pub mod compatibility;
 pub mod counts;
+pub mod cwl;
 pub mod expected_reciprocal_rank;
 pub mod gain_ratio;
 pub mod gain_table;
@@ -24,6 +27,7 @@ use metric::Metric;
 
 use crate::metrics::evaluation::ranking::RankedRelevance;
 use crate::metrics::inputs::qrels::QueryQrels;
+use crate::metrics::inputs::run::QueryRun;
 
 /// A measure's value for one query (or its aggregate): a number, or text for `runid` and `relstring`.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,6 +52,8 @@ pub struct QueryContext<'a> {
     pub ranked: &'a RankedRelevance,
     /// The query's judgements (None when the qrels lack the query).
     pub qrels: Option<&'a QueryQrels>,
+    /// The query's run entries (None when the run lacks the query), for measures that read scores (`Compat`).
+    pub run: Option<&'a QueryRun>,
     /// trec_eval `-N` (used by `utility` only).
     pub collection_size: u64,
     /// The run's name (`runid`).
@@ -110,6 +116,8 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         Metric::NdcgCut(k) => ndcg::ndcg_at(r, q.qrels, *k),
         Metric::NdcgBurges => ndcg::ndcg_burges(r, q.qrels, None),
         Metric::NdcgBurgesCut(k) => ndcg::ndcg_burges(r, q.qrels, Some(*k)),
+        Metric::DcgCut(k) => ndcg::dcg_at(r, *k),
+        Metric::DcgBurgesCut(k) => ndcg::dcg_burges_at(r, *k),
         Metric::Rbp(pairs) => rank_biased_precision::rank_biased_precision(
             r,
             &GainTable::new(pairs, q.qrels),
@@ -126,6 +134,9 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         }
         Metric::Judged(k) => judged::judged_at(r, *k),
         Metric::RbpBinary { p, rel } => rank_biased_precision::binary_rank_biased_precision(r, *p, *rel),
+        Metric::Cwl { measure, min_rel, max_rel } => cwl::cwl_expected_utility(r, measure, *min_rel, *max_rel),
+        Metric::Accuracy { cutoff, rel } => accuracy::accuracy(r, *cutoff, *rel),
+        Metric::Compat { p, normalize } => compatibility::compatibility(r, q.qrels, q.run, *p, *normalize),
         Metric::RbpGraded { p, cutoff } => rank_biased_precision::graded_rank_biased_precision(r, *p, *cutoff),
         Metric::NdcgCutGains { k, gains } => ndcg::ndcg_at_with_gains(r, &GainTable::new(gains, q.qrels), *k),
         Metric::IntentAware { measure, rel } => {

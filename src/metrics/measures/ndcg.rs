@@ -83,6 +83,31 @@ pub fn ndcg_burges(r: &RankedRelevance, query: Option<&QueryQrels>, k: Option<u3
     }
 }
 
+/// ranx `dcg@k` (Järvelin): DCG@k = Σ_{i<k} g_i / log2(i + 2), g_i the grade of the document at rank i + 1 when
+/// it is at or above the relevance level, else 0; not normalised. k = [`WHOLE_RANKING`](super::metric::WHOLE_RANKING)
+/// for the whole ranking (ranx's k = 0).
+pub fn dcg_at(r: &RankedRelevance, k: u32) -> f64 {
+    ranx_dcg(r, k, |grade| grade as f64)
+}
+
+/// ranx `dcg_burges@k` (Burges): DCG@k = Σ_{i<k} (2^g_i − 1) / log2(i + 2), g_i as in [`dcg_at`].
+pub fn dcg_burges_at(r: &RankedRelevance, k: u32) -> f64 {
+    ranx_dcg(r, k, |grade| (grade as f64).exp2() - 1.0)
+}
+
+/// Σ_{i<k} gain(g_i) / log2(i + 2) over the documents judged at or above the relevance level (ranx's
+/// `clean_qrels`), summed as numpy sums ranx's `weighted_hit_list / log2(arange(1, k + 1) + 1)`.
+fn ranx_dcg(r: &RankedRelevance, k: u32, gain: impl Fn(i64) -> f64) -> f64 {
+    let terms: Vec<f64> = r
+        .rels
+        .iter()
+        .take(k as usize)
+        .enumerate()
+        .map(|(i, &rel)| if rel >= 0 && rel >= r.relevance_level { gain(rel) / discount(i) } else { 0.0 })
+        .collect();
+    crate::python::numpy_sum::np_sum(&terms)
+}
+
 /// `ndcg_rel`: nDCG averaged over the ranks of the relevant documents: at each retrieved document with
 /// positive gain, DCG/ideal DCG so far; each relevant document not retrieved contributes the final
 /// DCG/ideal DCG; the sum is divided by the number of documents with positive ideal gain (trec_eval's

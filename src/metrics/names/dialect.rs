@@ -9,7 +9,7 @@
 //! tables.
 
 use super::ir_measures::{is_ir_measures_name, parse_ir_measure, registry_names};
-use super::ranx::{parse_alias, parse_at_style, parse_ranx, RANX_NAMES};
+use super::ranx::{parse_alias, parse_at_style, parse_ranx, parse_rbp, RANX_NAMES};
 use super::trec_eval::{nickname, parse_underscore_cutoff, trec_family, unknown, FAMILIES};
 use crate::error::{Error, Result};
 use crate::metrics::measures::metric::Metric;
@@ -101,14 +101,24 @@ impl Metric {
         if name.contains('(') {
             return Ok(vec![parse_ir_measure(name)?]);
         }
+        // ranx's relevance-level suffix (`precision@5-l2`) is ranx's alone
+        if name.contains("-l") {
+            if let Some(metric) = parse_ranx(name)? {
+                return Ok(vec![metric]);
+            }
+        }
         if let Some(at) = name.find('@') {
+            // ranx's `rbp@95` (its `rbp.95` is trec_eval's rbp family with parameters outside the ranx dialect)
+            if name.starts_with("rbp@") {
+                return Ok(parse_rbp(name)?.into_iter().collect());
+            }
             if let Some(metric) = parse_at_style(&name[..at], &name[at + 1..], name)? {
                 return Ok(vec![metric]);
             }
             return Ok(vec![parse_ir_measure(name)?]);
         }
-        if let Some(metric) = parse_underscore_cutoff(name)? {
-            return Ok(vec![metric]);
+        if let Some(metrics) = parse_underscore_cutoff(name)? {
+            return Ok(metrics);
         }
         let (family, params) = match name.find('.') {
             Some(dot) => (&name[..dot], Some(&name[dot + 1..])),

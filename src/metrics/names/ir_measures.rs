@@ -7,6 +7,7 @@
 //! ir_measures' pytrec_eval provider passes them; a name without them follows the evaluation's options.
 
 use crate::error::{Error, Result};
+use crate::metrics::measures::cwl::CwlMeasure;
 use crate::metrics::measures::intent_aware::{IntentAwareMeasure, DEFAULT_ALPHA, MAX_DEPTH};
 use crate::metrics::measures::metric::{GainPairs, Judging, Metric};
 
@@ -32,26 +33,53 @@ impl Literal {
     }
 }
 
-/// Measures ir_measures defines that rerankit does not compute (their providers: cwl_eval, compat, accuracy).
-const NOT_COMPUTED: &[&str] =
-    &["Accuracy", "BPM", "Compat", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11", "SDCG"];
-
-/// Measure names ir_measures registers that rerankit computes.
+/// ir_measures 0.4.3's registry (`ir_measures.measures.registry`): every name, each computed by rerankit.
 const COMPUTED: &[&str] = &[
     "P", "Precision", "R", "Recall", "AP", "MAP", "RR", "MRR", "Rprec", "RPrec", "nDCG", "NDCG", "Bpref", "BPref",
     "infAP", "NumRet", "NumRelRet", "NumQ", "NumRel", "SetP", "SetRelP", "SetR", "SetF", "SetAP", "Success", "IPrec",
     "Judged", "ERR", "RBP", "alpha_nDCG", "α_nDCG", "alpha_DCG", "α_DCG", "ERR_IA", "nERR_IA", "P_IA", "StRecall",
-    "AP_IA", "MAP_IA", "NRBP", "nNRBP",
+    "AP_IA", "MAP_IA", "NRBP", "nNRBP", "Compat", "Accuracy", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11", "INST",
+    "INSQ", "BPM",
 ];
 
-/// ir_measures 0.4.3's registered measure names (`ir_measures.measures.registry`), computed by rerankit or not.
+/// The parameters ir_measures 0.4.3 registers for each measure (`SUPPORTED_PARAMS`), for the message naming an
+/// unknown one.
+fn supported_params(measure: &str) -> &'static [&'static str] {
+    match measure {
+        "P" | "Precision" | "R" | "Recall" | "AP" | "MAP" | "RR" | "MRR" | "Success" => &["cutoff", "rel", "judged_only"],
+        "Rprec" | "RPrec" | "SetAP" => &["rel", "judged_only"],
+        "Bpref" | "BPref" | "infAP" | "SetR" | "NumRel" | "NumRet" | "NumRelRet" => &["rel"],
+        "NumQ" => &[],
+        "SetP" | "SetRelP" => &["rel", "relative", "judged_only"],
+        "SetF" => &["rel", "beta", "judged_only"],
+        "IPrec" => &["recall", "rel", "judged_only"],
+        "nDCG" | "NDCG" => &["cutoff", "dcg", "gains", "judged_only"],
+        "Judged" | "ERR" => &["cutoff"],
+        "Compat" => &["p", "normalize"],
+        "Accuracy" => &["cutoff", "rel"],
+        "SDCG" => &["cutoff", "dcg", "min_rel", "max_rel"],
+        "NERR8" | "NERR9" => &["cutoff", "min_rel", "max_rel"],
+        "NERR10" => &["p", "min_rel", "max_rel"],
+        "NERR11" | "INST" | "INSQ" => &["T", "min_rel", "max_rel"],
+        "BPM" => &["cutoff", "T", "min_rel", "max_rel"],
+        "RBP" => &["cutoff", "p", "rel"],
+        "alpha_nDCG" | "α_nDCG" | "alpha_DCG" | "α_DCG" => &["cutoff", "rel", "alpha", "judged_only"],
+        "ERR_IA" | "nERR_IA" | "P_IA" => &["cutoff", "rel", "judged_only"],
+        "StRecall" => &["cutoff", "rel"],
+        "AP_IA" | "MAP_IA" => &["rel", "judged_only"],
+        "NRBP" | "nNRBP" => &["rel", "alpha", "beta"],
+        _ => &[],
+    }
+}
+
+/// ir_measures 0.4.3's registered measure names (`ir_measures.measures.registry`).
 pub fn registry_names() -> Vec<&'static str> {
-    COMPUTED.iter().chain(NOT_COMPUTED).copied().collect()
+    COMPUTED.to_vec()
 }
 
 /// Whether `name` (without parameters or cutoff) is a measure name of ir_measures' registry.
 pub fn is_ir_measures_name(name: &str) -> bool {
-    COMPUTED.contains(&name) || NOT_COMPUTED.contains(&name)
+    COMPUTED.contains(&name)
 }
 
 fn syntax_error(text: &str, problem: impl std::fmt::Display) -> Error {
@@ -231,12 +259,12 @@ impl Params<'_> {
         }
     }
 
+    /// A float parameter: ir_measures declares `dtype=float` and refuses an int (`SetF(beta=2)`; write `2.0`).
     fn float(&mut self, key: &str) -> Result<Option<f64>> {
         match self.take(key) {
             None => Ok(None),
-            Some(Literal::Int(v)) => Ok(Some(v as f64)),
             Some(Literal::Float(v)) => Ok(Some(v)),
-            Some(other) => Err(self.wrong_type(key, &other, "a number")),
+            Some(other) => Err(self.wrong_type(key, &other, "a float (ir_measures refuses an int: write 2.0)")),
         }
     }
 
@@ -269,9 +297,25 @@ impl Params<'_> {
         self.cutoff()?.ok_or_else(|| self.invalid(format!("{} needs a cutoff ({}@k)", self.call.measure, self.call.measure)))
     }
 
-    /// `rel` and `judged_only`: the per-measure relevance level and trec_eval's `-J`.
+    /// `rel`: an int, or `True`/`False` (Python's bools are ints, and ir_measures' `dtype=int` check takes them).
+    fn rel(&mut self) -> Result<Option<i64>> {
+        match self.take("rel") {
+            Some(Literal::Bool(v)) => Ok(Some(v as i64)),
+            Some(other) => {
+                self.call.params.push(("rel", other));
+                self.int("rel")
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// `rel` and `judged_only` as the pytrec_eval provider passes them: trec_eval's `-l`, which pytrec_eval
+    /// refuses below 1 ("relevance_level should be positive"), and `-J`.
     fn judging(&mut self, has_judged_only: bool) -> Result<Judging> {
-        let relevance_level = self.int("rel")?;
+        let relevance_level = self.rel()?;
+        if let Some(level) = relevance_level.filter(|&level| level < 1) {
+            return Err(self.invalid(format!("rel={level}: pytrec_eval, which computes {}, needs rel ≥ 1", self.call.measure)));
+        }
         let judged_only = if has_judged_only { self.flag("judged_only")?.unwrap_or(false) } else { false };
         Ok(Judging { relevance_level, judged_only })
     }
@@ -283,25 +327,41 @@ impl Params<'_> {
     /// The measure, once every parameter was taken: a parameter left is one the measure does not have.
     fn finish(self, metric: Metric) -> Result<Metric> {
         if let Some((key, _)) = self.call.params.first() {
+            let measure = self.call.measure;
+            let unknown = crate::options::unknown_name(&format!("parameter of {measure}"), key, supported_params(measure));
             return Err(Error::invalid(
                 "measure",
-                format!("'{}': {} has no parameter '{key}' in ir_measures", self.call.text, self.call.measure),
+                format!("'{}': {measure} has no parameter '{key}' in ir_measures: {unknown}", self.call.text),
             ));
         }
         Ok(metric)
     }
 }
 
-/// Custom nDCG gains `{grade: gain, …}`: integers on both sides, ≥ 0 because Python's literal syntax has no
-/// negative numbers (ir_measures maps the qrels' grades through them; a negative gain would turn a judged
-/// document into an unjudged one).
+/// Custom nDCG gains `{grade: gain, …}` as ir_measures' pytrec_eval provider applies them
+/// (`gains.get(grade, grade)`): a key is a grade when it equals an int in Python (`1`, `True`, `1.0`); other keys
+/// (`'1'`, `1.5`) never match a grade and are ignored, and unlisted grades keep their grade as gain. A gain must be
+/// an int (pytrec_eval refuses any other relevance; rerankit refuses it even for a grade the qrels lack). Python's
+/// literal syntax has no negative numbers, so gains are ≥ 0.
 fn gain_pairs(params: &mut Params, value: Literal) -> Result<GainPairs> {
     let Literal::Dict(entries) = value else { return Err(params.wrong_type("gains", &value, "a dict {grade: gain}")) };
-    let mut pairs = Vec::new();
+    let as_int = |literal: &Literal| match *literal {
+        Literal::Int(v) => Some(v),
+        Literal::Bool(v) => Some(v as i64),
+        Literal::Float(v) if v.fract() == 0.0 && v.abs() < 1e15 => Some(v as i64),
+        _ => None,
+    };
+    let mut pairs: Vec<(String, f64)> = Vec::new();
     for (grade, gain) in entries {
-        match (grade, gain) {
-            (Literal::Int(grade), Literal::Int(gain)) => pairs.push((grade.to_string(), gain as f64)),
-            _ => return Err(params.invalid("gains must map integer grades ≥ 0 to integer gains ≥ 0")),
+        let gain = match gain {
+            Literal::Int(v) => v,
+            Literal::Bool(v) => v as i64,
+            other => return Err(params.invalid(format!("gains: the gain {} must be an int, as pytrec_eval needs", other.describe()))),
+        };
+        if let Some(grade) = as_int(&grade) {
+            // a later equal key replaces the earlier one, as in a Python dict
+            pairs.retain(|(g, _)| *g != grade.to_string());
+            pairs.push((grade.to_string(), gain as f64));
         }
     }
     let printable = pairs.iter().map(|(grade, gain)| format!("{grade}={gain}")).collect::<Vec<_>>().join(",");
@@ -340,7 +400,7 @@ fn intent_aware(p: &mut Params) -> Result<Metric> {
     } else {
         0
     };
-    let rel = p.int("rel")?;
+    let rel = p.rel()?;
     if !matches!(name, "StRecall" | "NRBP" | "nNRBP") && p.flag("judged_only")? == Some(true) {
         return Err(p.invalid("ir_measures' pyndeval provider cannot run judged_only=True"));
     }
@@ -365,18 +425,43 @@ fn intent_aware(p: &mut Params) -> Result<Metric> {
     Ok(Metric::IntentAware { measure, rel })
 }
 
+/// cwl_eval's measures (ir_measures' cwl_eval provider): `max_rel` required, `min_rel` (default 0) below it, the
+/// cutoff required where the measure has one, `T` (default 1.0) and `p` (default 0.9) floats.
+fn cwl_measure(p: &mut Params) -> Result<Metric> {
+    let name = p.call.measure;
+    let cutoff = if matches!(name, "SDCG" | "NERR8" | "NERR9" | "BPM") { Some(p.required_cutoff()?) } else { None };
+    let k = cutoff.unwrap_or(0);
+    let t = if matches!(name, "NERR11" | "INST" | "INSQ" | "BPM") { p.float("T")?.unwrap_or(1.0) } else { 1.0 };
+    let measure = match name {
+        "SDCG" => {
+            if let Some(dcg) = p.text("dcg")?.filter(|d| d != "log2") {
+                return Err(p.invalid(format!("SDCG's dcg must be 'log2', got '{dcg}'")));
+            }
+            CwlMeasure::Sdcg { k }
+        }
+        "NERR8" => CwlMeasure::Nerr8 { k },
+        "NERR9" => CwlMeasure::Nerr9 { k },
+        "NERR10" => CwlMeasure::Nerr10 { p: p.float("p")?.unwrap_or(0.9) },
+        "NERR11" => CwlMeasure::Nerr11 { t },
+        "INST" => CwlMeasure::Inst { t },
+        "INSQ" => CwlMeasure::Insq { t },
+        _ => CwlMeasure::Bpm { t, k },
+    };
+    let min_rel = p.int("min_rel")?.unwrap_or(0);
+    let max_rel = p.int("max_rel")?.ok_or_else(|| p.invalid(format!("{name} needs max_rel, the grade that gains 1")))?;
+    if min_rel >= max_rel {
+        return Err(p.invalid(format!("min_rel ({min_rel}) must be below max_rel ({max_rel})")));
+    }
+    Ok(Metric::Cwl { measure, min_rel, max_rel })
+}
+
 /// Parses an ir_measures name into the measure rerankit computes for it.
 pub fn parse_ir_measure(text: &str) -> Result<Metric> {
     let call = parse_call(text)?;
     let measure = call.measure;
-    if NOT_COMPUTED.contains(&measure) {
-        return Err(Error::invalid(
-            "measure",
-            format!("'{text}': ir_measures' {measure} is not computed by rerankit (see docs/eval.md for the measures it maps)"),
-        ));
-    }
     if !COMPUTED.contains(&measure) {
-        return Err(Error::invalid("measure", format!("unknown measure '{text}' (not a trec_eval, ranx or ir_measures name)")));
+        let unknown = crate::options::unknown_name("ir_measures measure", measure, &registry_names());
+        return Err(Error::invalid("measure", format!("unknown measure '{text}' (not a trec_eval, ranx or ir_measures name): {unknown}")));
     }
     let mut p = Params { call };
     let metric = match measure {
@@ -401,7 +486,11 @@ pub fn parse_ir_measure(text: &str) -> Result<Metric> {
         }
         "RR" | "MRR" => {
             let cutoff = p.cutoff()?;
-            let judging = p.judging(true)?;
+            let judging = match cutoff {
+                // RR@k is msmarco's, which takes any rel (rel=0 too)
+                Some(_) => Judging { relevance_level: p.rel()?, judged_only: p.flag("judged_only")?.unwrap_or(false) },
+                None => p.judging(true)?,
+            };
             if cutoff.is_some() && judging.judged_only {
                 return Err(p.invalid("no ir_measures provider computes RR(judged_only=True)@k"));
             }
@@ -424,8 +513,12 @@ pub fn parse_ir_measure(text: &str) -> Result<Metric> {
         }
         "NumQ" => Metric::NumQ,
         "NumRel" => {
+            // the pytrec_eval provider computes NumRel at rel=1 only (trec_eval's num_rel ignores -l)
             let judging = p.judging(false)?;
-            with_judging(Metric::NumRel, judging)
+            if judging.relevance_level.is_some_and(|level| level != 1) {
+                return Err(p.invalid("no ir_measures provider computes NumRel with rel other than 1"));
+            }
+            with_judging(Metric::NumRel, Judging::default())
         }
         "NumRet" | "NumRelRet" => {
             let mut judging = p.judging(false)?;
@@ -454,7 +547,8 @@ pub fn parse_ir_measure(text: &str) -> Result<Metric> {
                 Some(value) => Some(gain_pairs(&mut p, value)?),
                 None => None,
             };
-            let judging = p.judging(true)?;
+            // ir_measures' nDCG has no `rel`
+            let judging = Judging { relevance_level: None, judged_only: p.flag("judged_only")?.unwrap_or(false) };
             match (dcg.as_str(), gains) {
                 ("log2", None) => with_judging(cutoff.map_or(Metric::Ndcg(GainPairs::default()), Metric::NdcgCut), judging),
                 ("log2", Some(gains)) => with_judging(
@@ -464,9 +558,11 @@ pub fn parse_ir_measure(text: &str) -> Result<Metric> {
                     },
                     judging,
                 ),
-                ("exp-log2", None) if judging == Judging::default() => {
-                    cutoff.map_or(Metric::NdcgBurges, Metric::NdcgBurgesCut)
-                }
+                // gdeval, the only provider of exp-log2, needs a cutoff (without one ir_measures fails)
+                ("exp-log2", None) if judging == Judging::default() => match cutoff {
+                    Some(k) => Metric::NdcgBurgesCut(k),
+                    None => return Err(p.invalid("nDCG(dcg='exp-log2') needs a cutoff (gdeval computes it at @k only)")),
+                },
                 ("exp-log2", _) => return Err(p.invalid("no ir_measures provider computes nDCG(dcg='exp-log2') with gains, rel or judged_only")),
                 (other, _) => return Err(p.invalid(format!("dcg must be 'log2' or 'exp-log2', got '{other}'"))),
             }
@@ -479,7 +575,7 @@ pub fn parse_ir_measure(text: &str) -> Result<Metric> {
             if !(persistence > 0.0 && persistence < 1.0) {
                 return Err(p.invalid(format!("the persistence p must be in (0, 1), got {persistence}")));
             }
-            match (p.int("rel")?, cutoff) {
+            match (p.rel()?, cutoff) {
                 (Some(rel), None) => Metric::RbpBinary { p: persistence, rel },
                 (None, cutoff) => Metric::RbpGraded { p: persistence, cutoff },
                 (Some(_), Some(_)) => return Err(p.invalid("no ir_measures provider computes RBP with both rel and a cutoff")),
@@ -487,6 +583,22 @@ pub fn parse_ir_measure(text: &str) -> Result<Metric> {
         }
         "alpha_nDCG" | "α_nDCG" | "alpha_DCG" | "α_DCG" | "ERR_IA" | "nERR_IA" | "P_IA" | "StRecall" | "AP_IA"
         | "MAP_IA" | "NRBP" | "nNRBP" => intent_aware(&mut p)?,
+        "SDCG" | "NERR8" | "NERR9" | "NERR10" | "NERR11" | "INST" | "INSQ" | "BPM" => cwl_measure(&mut p)?,
+        // the accuracy provider's own rel (default 1, any int), not trec_eval's -l
+        "Accuracy" => {
+            let cutoff = p.cutoff()?;
+            let rel = p.rel()?.unwrap_or(1);
+            if rel < 1 {
+                // every unjudged document is then relevant and the provider divides by zero non-relevant ones
+                return Err(p.invalid(format!("rel={rel}: ir_measures' accuracy provider divides by zero below rel=1")));
+            }
+            Metric::Accuracy { cutoff, rel }
+        }
+        "Compat" => {
+            // any float, as the compat provider takes it (p ≥ 1 weighs deeper ranks more)
+            let persistence = p.float("p")?.unwrap_or(0.95);
+            Metric::Compat { p: persistence, normalize: p.flag("normalize")?.unwrap_or(true) }
+        }
         _ => unreachable!("every COMPUTED name is matched"),
     };
     p.finish(metric)
@@ -511,6 +623,10 @@ mod tests {
         assert_eq!(parse_ir_measure("SetRelP").unwrap(), Metric::SetRelativeP);
         assert_eq!(parse_ir_measure("IPrec@0.125").unwrap(), Metric::IprecTrecEval9(0.12));
         assert_eq!(parse_ir_measure("nDCG(dcg='exp-log2')@10").unwrap(), Metric::NdcgBurgesCut(10));
+        assert_eq!(parse_ir_measure("P(rel=True)@5").unwrap(), judged(Metric::P(5), 1));
+        assert_eq!(parse_ir_measure("RR(rel=0)@10").unwrap(), judged(Metric::RecipRankCut(10), 0));
+        let gains = parse_ir_measure("nDCG(gains={'1':5,True:3,2.0:4,2.5:9})@10").unwrap();
+        assert!(matches!(gains, Metric::NdcgCutGains { ref gains, .. } if gains.pairs == [("1".to_string(), 3.0), ("2".to_string(), 4.0)]));
         assert_eq!(
             parse_ir_measure("α_nDCG(alpha=0.25)@20").unwrap(),
             Metric::IntentAware { measure: IntentAwareMeasure::AlphaNdcg { k: 20, alpha: 0.25 }, rel: None }
@@ -536,16 +652,25 @@ mod tests {
             ("P(foo=1)@10", "no parameter 'foo'"),
             ("P(rel=1, rel=2)@10", "given twice"),
             ("P(1)@10", "must be named"),
-            ("SDCG(max_rel=1)@20", "not computed by rerankit"),
+            ("SDCG(min_rel=1)@20", "needs max_rel"),
+            ("INST(min_rel=2,max_rel=2)", "must be below max_rel"),
             ("NRBP(beta=1.5)", "beta must be in [0, 1]"),
             ("AP_IA@10", "no parameter 'cutoff'"),
-            ("Compat(p=0.8)", "not computed by rerankit"),
+            ("Compat(p=8)", "must be a float"),
+            ("BPM(max_rel=1)", "needs a cutoff"),
             ("alpha_nDCG@30", "depth 20"),
             ("RBP(p=1.5)", "(0, 1)"),
             ("RBP(rel=1)@10", "both rel and a cutoff"),
             ("nDCG(dcg='exp')@10", "dcg must be"),
             ("nDCG(gains={1:-1})@10", "'-1' is not a value"),
-            ("nDCG(gains={1:1.5})@10", "integer gains"),
+            ("nDCG(gains={1:1.5})@10", "must be an int"),
+            ("SetF(beta=2)", "must be a float"),
+            ("P(rel=0)@10", "rel ≥ 1"),
+            ("NumRel(rel=2)", "rel other than 1"),
+            ("nDCG(rel=2)@10", "no parameter 'rel'"),
+            ("nDCG(dcg='exp-log2')", "needs a cutoff"),
+            ("nDCG(cutof=10)", "did you mean \"cutoff\""),
+            ("nDGC@10", "did you mean \"nDCG\""),
             ("ERR", "needs a cutoff"),
             ("Nope(x=1)", "unknown measure"),
             ("P(rel=2)@10 extra", "unexpected"),

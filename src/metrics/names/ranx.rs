@@ -1,9 +1,9 @@
-//! ranx's measure names (`ndcg@10`, `mrr@10`, `hits`, `rbp.95`) as ranx 0.3.21 reads them, the `name@k` style
+//! ranx's measure names (`ndcg@10`, `dcg@10`, `mrr@10`, `hits`, `rbp.95`, `rbp@95`) as ranx 0.3.21 reads them, the `name@k` style
 //! ranx and ir_measures share, and the lower-case aliases of either tool's names without a cutoff.
 //!
 //! ranx names that differ from trec_eval's measure of the same word map to what ranx computes: `map@k` is
 //! trec_eval's `map_cut_k`, `mrr@k` stops at rank k ([`Metric::RecipRankCut`]), `ndcg@k` is `ndcg_cut_k`
-//! (gain = grade), `ndcg_burges@k` uses gain 2^grade − 1, `precision`, `hits` and `hit_rate` without k are
+//! (gain = grade), `ndcg_burges@k` uses gain 2^grade − 1, `dcg@k` and `dcg_burges@k` are those DCGs unnormalised, `precision`, `hits` and `hit_rate` without k are
 //! over the whole ranking. ranx breaks score ties its own way; rerankit always uses the
 //! [`TiePolicy`](crate::metrics::evaluation::ranking::TiePolicy) chosen.
 
@@ -23,6 +23,7 @@ pub(super) fn parse_alias(name: &str) -> Option<Metric> {
     Some(match name.to_ascii_lowercase().as_str() {
         "ndcg" => Metric::Ndcg(GainPairs::default()),
         "ndcg_burges" => Metric::NdcgBurges,
+        "dcg_burges" => Metric::DcgBurgesCut(WHOLE_RANKING),
         "mrr" | "rr" => Metric::RecipRank,
         "ap" => Metric::Map,
         "map" => Metric::Map,
@@ -51,25 +52,57 @@ pub(super) fn parse_alias(name: &str) -> Option<Metric> {
     })
 }
 
-/// A ranx name as ranx 0.3.21 reads it (`extract_metric_and_params`): `name`, `name@k` or `rbp.95`; `None` for a
-/// name that is not ranx's (ranx's names are lower case and case-sensitive).
+/// A ranx name as ranx 0.3.21 reads it (`extract_metric_and_params`): `name`, `name@k` or `rbp.95`, with an
+/// optional relevance level `-lN` (`precision@5-l2`); `None` for a name that is not ranx's (ranx's names are lower
+/// case and case-sensitive).
 pub(super) fn parse_ranx(name: &str) -> Result<Option<Metric>> {
+    match name.split_once("-l") {
+        Some((measure, level)) => parse_ranx_at_level(name, measure, level),
+        None => parse_ranx_measure(name),
+    }
+}
+
+/// ranx's `-lN` suffix: the qrels keep the judgements with grade ≥ N (`clean_qrels`), so a binary measure is
+/// trec_eval's at relevance level N, `dcg`/`dcg_burges` gain only from grades ≥ N, and `ndcg` is nDCG with the
+/// grades below N gaining 0 (in the ideal ranking too). ranx's `ndcg_burges`, `bpref` and `rbp` at a level (the
+/// cleaned qrels change their gains and judged non-relevant documents) are not computed by rerankit: an error.
+fn parse_ranx_at_level(name: &str, measure: &str, level: &str) -> Result<Option<Metric>> {
+    let Some(metric) = parse_ranx_measure(measure)? else { return Ok(None) };
+    let level: i64 = level.parse().ok().filter(|_| level.bytes().all(|b| b.is_ascii_digit())).ok_or_else(|| {
+        Error::invalid("measure", format!("'{name}': ranx's relevance level after '-l' must be an integer (precision@5-l2)"))
+    })?;
+    let family = measure.split(['@', '.']).next().unwrap_or(measure);
+    if family == "ndcg" {
+        let pairs: Vec<(String, f64)> = (1..level.clamp(1, 1000)).map(|grade| (grade.to_string(), 0.0)).collect();
+        let printable = pairs.iter().map(|(grade, _)| format!("{grade}=0")).collect::<Vec<_>>().join(",");
+        let gains = GainPairs { printable: Some(printable), pairs };
+        return Ok(Some(match metric {
+            Metric::NdcgCut(k) => Metric::NdcgCutGains { k, gains },
+            _ => Metric::Ndcg(gains),
+        }));
+    }
+    if matches!(family, "ndcg_burges" | "bpref" | "rbp") {
+        return Err(Error::invalid(
+            "measure",
+            format!("'{name}': ranx's {family} at a relevance level is not computed by rerankit (use {measure} with relevanceLevel)"),
+        ));
+    }
+    Ok(Some(Metric::Judging { metric: Box::new(metric), judging: Judging { relevance_level: Some(level), judged_only: false } }))
+}
+
+/// A ranx name without the `-lN` suffix.
+fn parse_ranx_measure(name: &str) -> Result<Option<Metric>> {
     let (family, cutoff) = match name.split_once('@') {
         Some((family, cutoff)) => (family, Some(cutoff)),
         None => (name, None),
     };
-    if let Some(p) = family.strip_prefix("rbp.") {
-        // ranx reads `rbp.95` as p = float("0.95"): graded gains of the documents with grade ≥ 1, whole ranking
-        let p = parse_number(&format!("0.{p}"), name)?;
-        return Ok(Some(Metric::RbpGraded { p, cutoff: None }));
+    if let Some(metric) = parse_rbp(name)? {
+        return Ok(Some(metric));
     }
     if !RANX_NAMES.contains(&family) {
         return Ok(None);
     }
     if let Some(cutoff) = cutoff {
-        if matches!(family, "dcg" | "dcg_burges") {
-            return Err(Error::invalid("measure", format!("'{name}': ranx's {family}@k is not computed by rerankit")));
-        }
         return parse_at_style(family, cutoff, name);
     }
     Ok(Some(match family {
@@ -79,7 +112,8 @@ pub(super) fn parse_ranx(name: &str) -> Result<Option<Metric>> {
         "r-precision" => Metric::Rprec,
         "mrr" => Metric::RecipRank,
         "map" => Metric::Map,
-        "dcg" => Metric::Dcg(GainPairs::default()),
+        "dcg" => Metric::DcgCut(WHOLE_RANKING),
+        "dcg_burges" => Metric::DcgBurgesCut(WHOLE_RANKING),
         "ndcg" => Metric::Ndcg(GainPairs::default()),
         "ndcg_burges" => Metric::NdcgBurges,
         "bpref" => Metric::Bpref,
@@ -90,11 +124,27 @@ pub(super) fn parse_ranx(name: &str) -> Result<Option<Metric>> {
     }))
 }
 
+/// ranx's RBP spellings, `rbp.95` and `rbp@95`: ranx (`extract_metric_and_params`) reads the digits after the
+/// first `.`, else after `@`, as p = float("0.95"); graded gains of the documents with grade ≥ 1, whole ranking.
+/// `None` for a name not spelt so.
+pub(super) fn parse_rbp(name: &str) -> Result<Option<Metric>> {
+    let Some(rest) = name.strip_prefix("rbp") else { return Ok(None) };
+    let Some(digits) = rest.strip_prefix('.').or_else(|| rest.strip_prefix('@')) else { return Ok(None) };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::invalid(
+            "measure",
+            format!("'{name}': ranx's rbp takes its persistence as digits after the point, as in rbp.95 or rbp@95"),
+        ));
+    }
+    let p = parse_number(&format!("0.{digits}"), name)?;
+    Ok(Some(Metric::RbpGraded { p, cutoff: None }))
+}
+
 /// `name@k` (ranx / ir_measures); `None` for a family these names do not know (ir_measures' own names).
 pub(super) fn parse_at_style(family: &str, cutoff: &str, name: &str) -> Result<Option<Metric>> {
     const FAMILIES: &[&str] = &[
         "ndcg", "ndcg_burges", "p", "precision", "r", "recall", "map", "ap", "mrr", "rr", "recip_rank", "success",
-        "hit_rate", "hitrate", "hits", "f1", "graphrag_recall",
+        "hit_rate", "hitrate", "hits", "f1", "graphrag_recall", "dcg", "dcg_burges",
     ];
     if !FAMILIES.contains(&family.to_ascii_lowercase().as_str()) {
         return Ok(None);
@@ -106,6 +156,8 @@ pub(super) fn parse_at_style(family: &str, cutoff: &str, name: &str) -> Result<O
     Ok(Some(match family.to_ascii_lowercase().as_str() {
         "ndcg" => Metric::NdcgCut(k),
         "ndcg_burges" => Metric::NdcgBurgesCut(k),
+        "dcg" => Metric::DcgCut(k),
+        "dcg_burges" => Metric::DcgBurgesCut(k),
         "p" | "precision" => Metric::P(k),
         "r" | "recall" => Metric::Recall(k),
         "map" | "ap" => Metric::MapCut(k),

@@ -80,6 +80,10 @@ impl Metric {
             Metric::RecipRankCut(k) => format!("mrr@{k}"),
             Metric::NdcgBurges => "ndcg_burges".to_string(),
             Metric::NdcgBurgesCut(k) => format!("ndcg_burges@{k}"),
+            Metric::DcgCut(WHOLE_RANKING) => "dcg".to_string(),
+            Metric::DcgCut(k) => format!("dcg@{k}"),
+            Metric::DcgBurgesCut(WHOLE_RANKING) => "dcg_burges".to_string(),
+            Metric::DcgBurgesCut(k) => format!("dcg_burges@{k}"),
             Metric::Hits(WHOLE_RANKING) => "hits".to_string(),
             Metric::Hits(k) => format!("hits@{k}"),
             Metric::F1Cut(k) => format!("f1@{k}"),
@@ -92,6 +96,15 @@ impl Metric {
             Metric::RbpBinary { p, rel } => format!("RBP(p={p},rel={rel})"),
             Metric::RbpGraded { p, cutoff } => {
                 format!("RBP(p={p}){}", cutoff.map_or(String::new(), |k| format!("@{k}")))
+            }
+            Metric::Cwl { measure, min_rel, max_rel } => measure.name(*min_rel, *max_rel),
+            Metric::Accuracy { cutoff, rel } => format!(
+                "Accuracy{}{}",
+                if *rel == 1 { String::new() } else { format!("(rel={rel})") },
+                cutoff.map_or(String::new(), |k| format!("@{k}"))
+            ),
+            Metric::Compat { p, normalize } => {
+                format!("Compat(p={p}{})", if *normalize { "" } else { ",normalize=False" })
             }
             Metric::NdcgCutGains { k, gains } => {
                 format!("ndcg_cut_{k}({})", gains.printable.as_deref().unwrap_or_default())
@@ -155,6 +168,8 @@ impl Metric {
             Metric::Unj(_) => "unj",
             Metric::RecipRankCut(_) => "mrr",
             Metric::NdcgBurges | Metric::NdcgBurgesCut(_) => "ndcg_burges",
+            Metric::DcgCut(_) => "dcg",
+            Metric::DcgBurgesCut(_) => "dcg_burges",
             Metric::Hits(_) => "hits",
             Metric::F1Cut(_) => "f1",
             Metric::Haystack(_) => "haystack",
@@ -165,6 +180,9 @@ impl Metric {
             Metric::Judged(_) => "Judged",
             Metric::RbpBinary { .. } | Metric::RbpGraded { .. } => "RBP",
             Metric::NdcgCutGains { .. } => "ndcg_cut",
+            Metric::Compat { .. } => "Compat",
+            Metric::Accuracy { .. } => "Accuracy",
+            Metric::Cwl { .. } => "cwl",
             Metric::IntentAware { .. } => "intent_aware",
             Metric::Judging { metric, .. } => metric.family(),
         }
@@ -187,12 +205,15 @@ impl Metric {
             | Metric::Unj(k)
             | Metric::RecipRankCut(k)
             | Metric::NdcgBurgesCut(k)
+            | Metric::DcgCut(k)
+            | Metric::DcgBurgesCut(k)
             | Metric::Hits(k)
             | Metric::F1Cut(k)
             | Metric::GraphragRecall(k)
             | Metric::ExpectedReciprocalRank(k)
             | Metric::NdcgCutGains { k, .. } => *k as f64,
             Metric::IntentAware { measure, .. } => measure.cutoff().unwrap_or(0) as f64,
+            Metric::Cwl { measure, .. } => measure.cutoff().unwrap_or(0) as f64,
             Metric::Haystack(m) => HaystackMeasure::ALL.iter().position(|x| x == m).unwrap_or(0) as f64,
             _ => 0.0,
         };
@@ -208,11 +229,17 @@ impl fmt::Display for Metric {
 
 /// The error for a name no dialect reads (the trec_eval reading is every dialect's last).
 pub(super) fn unknown(name: &str) -> Error {
+    let family = name.split(['.', '@', '(']).next().unwrap_or(name);
+    let mut names: Vec<&str> = FAMILIES.iter().chain(&["official", "all_trec", "set"]).chain(super::ranx::RANX_NAMES).copied().collect();
+    names.extend(super::ir_measures::registry_names());
+    names.sort_unstable();
+    names.dedup();
     Error::invalid(
         "measure",
         format!(
             "unknown measure '{name}' (trec_eval names such as 'ndcg_cut_10', 'P.5,10', 'map', or ranx names such as \
-             'ndcg@10', 'mrr@10', 'recall@100', or ir_measures names such as 'P(rel=2)@10', 'RBP(p=0.8)')"
+             'ndcg@10', 'mrr@10', 'recall@100', or ir_measures names such as 'P(rel=2)@10', 'RBP(p=0.8)'): {}",
+            crate::options::unknown_name("measure name", family, &names)
         ),
     )
 }
@@ -376,8 +403,12 @@ pub(super) fn trec_family(family: &str, params: Option<&str>, name: &str) -> Res
             }
             None => vec![Metric::ElevenPtAvg(NumberList { printable: None, values: DEFAULT_RECALL_LEVELS.to_vec() })],
         },
+        // trec_eval reads a parameter list (`set_F.1.0,0.5,2.4`) and uses its first value, printing them all
         "set_F" => match params {
-            Some(p) => vec![Metric::SetF { beta: parse_number(p, name)?, printable: Some(p.to_string()) }],
+            Some(p) => {
+                let values = p.split(',').map(|v| parse_number(v, name)).collect::<Result<Vec<f64>>>()?;
+                vec![Metric::SetF { beta: values[0], printable: Some(p.to_string()) }]
+            }
             None => vec![Metric::SetF { beta: 1.0, printable: None }],
         },
         "G" => vec![Metric::G(parse_gain_pairs(params, name)?)],
@@ -396,26 +427,28 @@ pub(super) fn trec_family(family: &str, params: Option<&str>, name: &str) -> Res
     })
 }
 
-/// trec_eval's printed form with the cutoff after an underscore: `P_5`, `ndcg_cut_10`, `iprec_at_recall_0.10`.
-pub(super) fn parse_underscore_cutoff(name: &str) -> Result<Option<Metric>> {
+/// trec_eval's printed form with the parameter after an underscore (`P_5`, `ndcg_cut_10`, `iprec_at_recall_0.10`,
+/// `set_F_0.5`), and pytrec_eval's spelling of a list so (`P_5,10`, `ndcg_cut_5,10`), which trec_eval itself
+/// refuses: each is trec_eval's `family.params` (`P.5,10`: `P_5` and `P_10`).
+pub(super) fn parse_underscore_cutoff(name: &str) -> Result<Option<Vec<Metric>>> {
     const INTEGER_FAMILIES: &[&str] = &["relative_P", "ndcg_cut", "map_cut", "success", "recall", "unj", "P"];
-    const REAL_FAMILIES: &[&str] = &["iprec_at_recall", "Rprec_mult"];
+    const REAL_FAMILIES: &[&str] = &["iprec_at_recall", "Rprec_mult", "set_F"];
     for family in REAL_FAMILIES {
         if let Some(rest) = name.strip_prefix(family).and_then(|r| r.strip_prefix('_')) {
-            if rest.parse::<f64>().is_ok() {
-                return Ok(trec_family(family, Some(rest), name)?.pop());
+            if rest.split(',').all(|p| p.parse::<f64>().is_ok()) {
+                return Ok(Some(trec_family(family, Some(rest), name)?));
             }
         }
     }
     for family in INTEGER_FAMILIES {
         if let Some(rest) = name.strip_prefix(family).and_then(|r| r.strip_prefix('_')) {
-            if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || b == b'-' || b == b'+') {
-                return Ok(trec_family(family, Some(rest), name)?.pop());
+            if !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b',')) {
+                return Ok(Some(trec_family(family, Some(rest), name)?));
             }
         }
     }
     if let Some(rest) = name.strip_prefix("relstring_") {
-        return Ok(trec_family("relstring", Some(rest), name)?.pop());
+        return Ok(Some(trec_family("relstring", Some(rest), name)?));
     }
     Ok(None)
 }
