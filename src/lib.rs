@@ -9,6 +9,7 @@
 //! - [`python`]: Python's `str`/`repr`, `json.dumps`, `==`, truthiness and numpy's sort, where parity needs them.
 //! - [`options`]: option structs read from JSON, with errors that name the field.
 //! - [`rankers`]: recentness, lost-in-the-middle, diversity, rank fusion, adaptive weight.
+//! - [`stable_sort`]: `sort_by` with one instance per element type (wasm size).
 
 pub mod document;
 pub mod error;
@@ -19,6 +20,7 @@ pub mod metrics;
 pub mod options;
 pub mod python;
 pub mod rankers;
+pub mod stable_sort;
 
 pub use document::Document;
 pub use error::{Error, ErrorCode, Result};

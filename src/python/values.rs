@@ -115,14 +115,14 @@ pub fn sorted(items: &[Value]) -> Result<Vec<Value>, String> {
     let mut out = items.to_vec();
     if all_str {
         // Python compares str by code point, which is UTF-8 byte order.
-        out.sort_by(|a, b| a.as_str().unwrap_or("").cmp(b.as_str().unwrap_or("")));
+        crate::stable_sort::stable_sort_by(&mut out, |a, b| a.as_str().unwrap_or("").cmp(b.as_str().unwrap_or("")));
     } else {
         let key = |v: &Value| match num(v) {
             Some(Num::Int(i)) => i as f64,
             Some(Num::Float(f)) => f,
             None => f64::NAN,
         };
-        out.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal));
+        crate::stable_sort::stable_sort_by(&mut out, |a, b| key(a).partial_cmp(&key(b)).unwrap_or(std::cmp::Ordering::Equal));
     }
     Ok(out)
 }

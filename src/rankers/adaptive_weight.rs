@@ -85,7 +85,7 @@ pub struct AdaptiveCombination {
 /// The rank (0-based) of every item when sorted by score descending; equal scores keep input order.
 pub fn ranks_by_score(scores: &[f64]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..scores.len()).collect();
-    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+    crate::stable_sort::stable_sort_by(&mut order, |&a, &b| scores[b].total_cmp(&scores[a]));
     let mut ranks = vec![0; scores.len()];
     for (rank, &i) in order.iter().enumerate() {
         ranks[i] = rank;

@@ -155,7 +155,7 @@ impl RecentnessRanker {
         };
         let n = documents.len();
         let mut by_date: Vec<usize> = (0..n).collect();
-        by_date.sort_by(|&a, &b| dates[b].cmp(&dates[a])); // newest first; stable for equal dates
+        crate::stable_sort::stable_sort_by(&mut by_date, |&a, &b| dates[b].cmp(&dates[a])); // newest first; stable for equal dates
         let mut date_rank = vec![0usize; n];
         for (j, &i) in by_date.iter().enumerate() {
             date_rank[i] = j;

@@ -73,7 +73,7 @@ pub fn agent_aggregate(results: JsValue, config: JsValue) -> JsResult<JsValue> {
 pub fn agent_to_yaml(value: JsValue) -> JsResult<String> {
     js((|| {
         let v = to_json("value", &value)?;
-        serde_yaml_ng::to_string(&v).map_err(|e| Error::internal(format!("writing YAML: {e}")))
+        Ok(agent::to_yaml(&v))
     })())
 }
 

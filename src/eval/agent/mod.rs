@@ -7,6 +7,7 @@
 //! - [`evaluate`]: one output object per question with graphrag-eval's keys; `steps_score` from step matching
 //!   ([`steps`], [`sparql`], [`timeseries`]); matched reference steps annotated with `matches`.
 //! - [`aggregate`]: `per_template`, `micro`, `macro`.
+//! - [`yaml`]: a JSON value as YAML text (`agentToYaml`, the CLI's `--format yaml`), as serde_yaml_ng writes it.
 //! - [`llm`]: LLM-judged metrics without any vendor: the library builds the prompts and parses the judge's
 //!   answers (both pure); the caller (the TS layer) runs its async `judge(prompt)` in between.
 //!
@@ -22,7 +23,9 @@ pub mod llm;
 pub mod sparql;
 pub mod steps;
 pub mod timeseries;
+pub mod yaml;
 
 pub use aggregate::aggregate;
 pub use evaluate::evaluate;
 pub use input::{parse_reference, Responses};
+pub use yaml::to_yaml;

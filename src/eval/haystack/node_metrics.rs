@@ -310,7 +310,7 @@ fn simulated_answers(t: &NodeTable, answers: &[usize], o: &MetricsOptions, retri
             if o.simulated_top_k_reader != -1 {
                 // DataFrame.nsmallest(k, "rank"): stable by rank, first occurrences kept on ties
                 let mut sorted = q.clone();
-                sorted.sort_by(|a, b| num(t, *a, "rank").partial_cmp(&num(t, *b, "rank")).unwrap_or(std::cmp::Ordering::Equal));
+                crate::stable_sort::stable_sort_by(&mut sorted, |a, b| num(t, *a, "rank").partial_cmp(&num(t, *b, "rank")).unwrap_or(std::cmp::Ordering::Equal));
                 sorted.truncate(o.simulated_top_k_reader.max(0) as usize);
                 q = sorted;
             }

@@ -166,7 +166,7 @@ impl NormalizedQuery {
                     }
                 }
                 let mut order: Vec<usize> = (0..self.docs.len()).collect();
-                order.sort_by(|&a, &b| self.docs[a].cmp(&self.docs[b]));
+                crate::stable_sort::stable_sort_by(&mut order, |&a, &b| self.docs[a].cmp(&self.docs[b]));
                 condorcet::condorcet_scores(&positions, order, weights.as_deref())
             }
         }

@@ -308,7 +308,7 @@ fn fused_score(qrels: &Qrels, queries: &[NormalizedQuery], method: &FusionMethod
         .map(|q| {
             let scores = q.fused_scores(&recipe);
             let mut order: Vec<usize> = (0..q.docs.len()).collect();
-            order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then_with(|| q.docs[a].cmp(&q.docs[b])));
+            crate::stable_sort::stable_sort_by(&mut order, |&a, &b| scores[b].total_cmp(&scores[a]).then_with(|| q.docs[a].cmp(&q.docs[b])));
             (q.qid.as_str(), order.into_iter().map(|d| (q.docs[d].as_str(), scores[d])).collect())
         })
         .collect();
