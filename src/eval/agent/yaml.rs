@@ -188,32 +188,24 @@ impl Emitter {
         if !self.whitespace && !text.is_empty() {
             self.put(' ');
         }
-        let mut breaks = false;
-        for c in text.chars() {
-            if c == ' ' {
-                self.put(c);
-            } else if is_break(c) {
-                if !breaks && c == '\n' {
-                    self.put_break();
-                }
-                self.write_break(c);
-                self.indention = true;
-                breaks = true;
-            } else {
-                if breaks {
-                    self.write_indent();
-                }
-                self.put(c);
-                self.indention = false;
-                breaks = false;
-            }
-        }
+        self.write_folded(text, None);
         self.whitespace = false;
         self.indention = false;
     }
 
     fn write_single_quoted(&mut self, text: &str) {
         self.write_indicator("'", true, false, false);
+        if self.write_folded(text, Some('\'')) {
+            self.write_indent();
+        }
+        self.write_indicator("'", false, false, false);
+        self.whitespace = false;
+        self.indention = false;
+    }
+
+    /// The characters of a plain or single-quoted scalar as libyaml writes them: spaces as they are, a line break
+    /// doubled where YAML would fold it, an indent after breaks; `quote` written twice. Whether it ended in breaks.
+    fn write_folded(&mut self, text: &str, quote: Option<char>) -> bool {
         let mut breaks = false;
         for c in text.chars() {
             if c == ' ' {
@@ -229,20 +221,15 @@ impl Emitter {
                 if breaks {
                     self.write_indent();
                 }
-                if c == '\'' {
-                    self.put('\'');
+                if Some(c) == quote {
+                    self.put(c);
                 }
                 self.put(c);
                 self.indention = false;
                 breaks = false;
             }
         }
-        if breaks {
-            self.write_indent();
-        }
-        self.write_indicator("'", false, false, false);
-        self.whitespace = false;
-        self.indention = false;
+        breaks
     }
 
     fn write_double_quoted(&mut self, text: &str) {
