@@ -11,23 +11,29 @@ use rerankit::metrics::{
 };
 use serde_json::Value as Json;
 
-fn read(name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/collection/dialects").join(name);
+/// A file of the collection's fixtures (`tests/fixtures/collection/<folder>/<name>`).
+pub(super) fn read(folder: &str, name: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/collection").join(folder).join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-struct Fixture {
-    qrels: Qrels,
-    run: Run,
-    values: Json,
+/// The dialects fixture's qrels and run, with the tools' values from `values_folder`.
+pub(super) struct Fixture {
+    pub(super) qrels: Qrels,
+    pub(super) run: Run,
+    pub(super) values: Json,
+}
+
+pub(super) fn fixture_with(values_folder: &str) -> Fixture {
+    Fixture {
+        qrels: Qrels::parse(&read("dialects", "qrels.trec")).unwrap(),
+        run: Run::parse(&read("dialects", "run.trec"), DuplicatePolicy::Error).unwrap(),
+        values: serde_json::from_str(&read(values_folder, "values.json")).unwrap(),
+    }
 }
 
 fn fixture() -> Fixture {
-    Fixture {
-        qrels: Qrels::parse(&read("qrels.trec")).unwrap(),
-        run: Run::parse(&read("run.trec"), DuplicatePolicy::Error).unwrap(),
-        values: serde_json::from_str(&read("values.json")).unwrap(),
-    }
+    fixture_with("dialects")
 }
 
 fn evaluate_in(f: &Fixture, name: &str, dialect: Dialect) -> rerankit::Result<Evaluation> {
@@ -154,7 +160,7 @@ fn trec_text(nested: &Json, run: bool) -> String {
 /// query missing from the run where rerankit counts it (trec_eval's `-c`): not compared there.
 #[test]
 fn empty_inputs_as_the_peers_answer_them() {
-    let expected: Json = serde_json::from_str(&read("empty.json")).unwrap();
+    let expected: Json = serde_json::from_str(&read("dialects", "empty.json")).unwrap();
     let inputs = &expected["inputs"];
     let (qrels, run) = (trec_text(&inputs["qrels"], false), trec_text(&inputs["run"], true));
     let cases = [("empty qrels", "", run.as_str()), ("empty run", qrels.as_str(), ""), ("both empty", "", "")];

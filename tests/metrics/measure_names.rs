@@ -4,28 +4,14 @@
 //! comma lists and nicknames as it prints them; pytrec_eval's underscore lists (`P_5,10`); ir_measures 0.4.3's
 //! parameters, every one it registers for the measures rerankit computes, with its values or its refusals.
 
-use std::path::PathBuf;
 
-use rerankit::metrics::{evaluate, format_trec_eval, Dialect, DuplicatePolicy, EvaluateOptions, Evaluation, Qrels, Run};
+use rerankit::metrics::{evaluate, format_trec_eval, Dialect, EvaluateOptions, Evaluation};
 use serde_json::Value as Json;
 
-fn read(folder: &str, name: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/collection").join(folder).join(name);
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-struct Fixture {
-    qrels: Qrels,
-    run: Run,
-    values: Json,
-}
+use super::dialects::{fixture_with, Fixture};
 
 fn fixture() -> Fixture {
-    Fixture {
-        qrels: Qrels::parse(&read("dialects", "qrels.trec")).unwrap(),
-        run: Run::parse(&read("dialects", "run.trec"), DuplicatePolicy::Error).unwrap(),
-        values: serde_json::from_str(&read("measure_names", "values.json")).unwrap(),
-    }
+    fixture_with("measure_names")
 }
 
 fn evaluate_in(f: &Fixture, names: &[&str], dialect: Dialect) -> rerankit::Result<Evaluation> {
