@@ -7,7 +7,7 @@
 
 use super::batching::Batch;
 use super::model_info::{InputRole, ModelInfo};
-use super::{middle_broadcast_add, row_quantization};
+use super::{headwise_attention, middle_broadcast_add, row_quantization};
 use crate::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use tract_onnx::pb;
@@ -64,7 +64,11 @@ impl CpuPlan {
                 model.set_input_fact(i, InferenceFact::dt_shape(i64::datum_type(), [b.to_dim(), s.to_dim()]))?;
             }
             model.select_outputs_by_name([output])?;
-            let mut typed = model.into_optimized()?;
+            // attention per head (headwise_attention.rs) is found in the decluttered graph, before tract fuses
+            // and packs its products
+            let mut decluttered = model.into_typed()?.into_decluttered()?;
+            headwise_attention::replace(&mut decluttered)?;
+            let mut typed = decluttered.into_optimized()?;
             middle_broadcast_add::replace(&mut typed)?;
             Ok(typed)
         })?;

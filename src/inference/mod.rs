@@ -23,6 +23,7 @@ pub mod cross_encoder;
 pub mod device;
 pub mod embedder;
 pub mod engine;
+pub mod headwise_attention;
 pub mod middle_broadcast_add;
 pub mod model_info;
 pub mod onnx_import;

@@ -1,0 +1,291 @@
+//! Attention one head at a time: `softmax(Q·Kᵀ · scale + mask) · V` run per (batch row, head) instead of over the
+//! whole `[B, H, S, S]` score tensor.
+//!
+//! **Why.** The score tensor of one layer is `H × S × S` floats per row: 12 MiB for 12 heads at 512 tokens. tract
+//! computes it whole, adds the mask and takes the softmax in place, then packs all of it again for the product with
+//! V (its matrix kernels read packed panels), so a 512-token int8 rerank of ce-probe peaked at 53.3 MiB of live
+//! heap, 26 MiB of it this one layer's attention — and wasm memory never shrinks. Per head the same chain needs
+//! one head's scores and their packed copy, 2 MiB.
+//!
+//! **How.** In the decluttered graph each chain `EinSum → [Mul by a constant] → Add(mask) → Softmax(last axis) →
+//! EinSum` becomes one [`HeadwiseAttention`] op holding the same ops as a small plan of their own for inputs whose
+//! batch and head axes are 1, optimised by tract like the model. The op slices Q, K, the mask and V per (row, head),
+//! runs that plan and writes each result into its place. Every output value goes through the same ops on the same
+//! values as before (one row of a softmax, one dot product over the keys), so the logits do not change; the rerank
+//! golden answers hold them bit for bit. A chain of any other shape (a mask applied another way, a softmax over
+//! another axis) is left to tract.
+use std::sync::Arc;
+
+use tract_onnx::prelude::*;
+use tract_onnx::tract_core::ops::binary::{BinMiniOp, TypedBinOp};
+use tract_onnx::tract_core::ops::einsum::EinSum;
+use tract_onnx::tract_core::ops::konst::Const;
+use tract_onnx::tract_core::ops::math::{Add, Mul};
+use tract_onnx::tract_core::ops::nn::Softmax;
+use tract_onnx::tract_hir::internal::*;
+
+/// Replaces every attention chain of the module doc's shape in a decluttered model.
+pub fn replace(model: &mut TypedModel) -> TractResult<usize> {
+    let mut count = 0;
+    while let Some(chain) = next_chain(model)? {
+        let op = HeadwiseAttention::new(model, &chain)?;
+        let inputs = [chain.q, chain.k, chain.mask, chain.v];
+        let mut patch = TypedModelPatch::default();
+        let taps: TVec<OutletId> = inputs.iter().map(|&o| patch.tap_model(model, o)).collect::<TractResult<_>>()?;
+        let out = patch.wire_node(format!("{}.headwise", model.nodes[chain.pv].name), op, &taps)?;
+        patch.shunt_outside(model, OutletId::new(chain.pv, 0), out[0])?;
+        patch.apply(model)?;
+        count += 1;
+    }
+    if count > 0 {
+        model.compact()?;
+    }
+    Ok(count)
+}
+
+/// One attention chain: node ids and the four outside inputs.
+struct Chain {
+    qk: usize,
+    /// The `Mul` by a constant, and the constant's input slot.
+    scale: Option<(usize, usize)>,
+    add: usize,
+    softmax: usize,
+    pv: usize,
+    /// The slot of the probabilities in the second EinSum (V is the other).
+    probs_slot: usize,
+    q: OutletId,
+    k: OutletId,
+    mask: OutletId,
+    v: OutletId,
+}
+
+fn only_successor(model: &TypedModel, node: usize) -> Option<usize> {
+    match model.outlet_successors(OutletId::new(node, 0)) {
+        [one] => Some(one.node),
+        _ => None,
+    }
+}
+
+fn einsum(model: &TypedModel, node: usize) -> Option<&EinSum> {
+    let n = &model.nodes[node];
+    n.op_as::<EinSum>().filter(|e| e.q_params.is_none() && n.inputs.len() == 2 && e.operating_dt == f32::datum_type())
+}
+
+fn binary<B: BinMiniOp>(model: &TypedModel, node: usize) -> bool {
+    model.nodes[node].op_as::<TypedBinOp>().is_some_and(|op| op.0.is::<B>()) && model.nodes[node].inputs.len() == 2
+}
+
+/// The first chain of the module doc's shape.
+fn next_chain(model: &TypedModel) -> TractResult<Option<Chain>> {
+    for softmax in model.eval_order()? {
+        let Some(op) = model.nodes[softmax].op_as::<Softmax>() else { continue };
+        let scores_rank = model.outlet_fact(OutletId::new(softmax, 0))?.rank();
+        if op.axes.as_slice() != [scores_rank - 1] || op.quant_output_dt.is_some() {
+            continue;
+        }
+        let add = model.nodes[softmax].inputs[0].node;
+        if !binary::<Add>(model, add) || only_successor(model, add) != Some(softmax) {
+            continue;
+        }
+        // the scores side is the Add input that comes from the first EinSum (through the scale, if any)
+        let from_scores = |outlet: OutletId| -> Option<(usize, Option<(usize, usize)>)> {
+            let n = outlet.node;
+            if only_successor(model, n) != Some(add) {
+                return None;
+            }
+            if einsum(model, n).is_some() {
+                return Some((n, None));
+            }
+            if !binary::<Mul>(model, n) {
+                return None;
+            }
+            let inputs = &model.nodes[n].inputs;
+            let konst = (0..2).find(|&i| model.nodes[inputs[i].node].op_as::<Const>().is_some())?;
+            let qk = inputs[1 - konst].node;
+            (einsum(model, qk).is_some() && only_successor(model, qk) == Some(n)).then_some((qk, Some((n, konst))))
+        };
+        let add_inputs = &model.nodes[add].inputs;
+        let Some((mask_slot, (qk, scale))) = (0..2).find_map(|i| from_scores(add_inputs[1 - i]).map(|s| (i, s))) else { continue };
+        let mask = add_inputs[mask_slot];
+        if model.outlet_fact(mask)?.rank() != scores_rank {
+            continue;
+        }
+        let Some(pv) = only_successor(model, softmax) else { continue };
+        if einsum(model, pv).is_none() {
+            continue;
+        }
+        let pv_inputs = &model.nodes[pv].inputs;
+        let Some(probs_slot) = (0..2).find(|&i| pv_inputs[i] == OutletId::new(softmax, 0)) else { continue };
+        if pv_inputs[1 - probs_slot] == OutletId::new(softmax, 0) {
+            continue;
+        }
+        let qk_inputs = &model.nodes[qk].inputs;
+        let chain = Chain { qk, scale, add, softmax, pv, probs_slot, q: qk_inputs[0], k: qk_inputs[1], mask, v: pv_inputs[1 - probs_slot] };
+        if loops(model, &chain).is_ok_and(|l| !l.is_empty()) {
+            return Ok(Some(chain));
+        }
+    }
+    Ok(None)
+}
+
+/// One axis the op loops over (a batch-like axis of both products: the batch row, the head) and where it sits in
+/// each tensor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Loop {
+    q: usize,
+    k: usize,
+    /// In the mask, which has the scores' rank (its dimension there may be 1: broadcast).
+    mask: usize,
+    v: usize,
+    out: usize,
+}
+
+/// The loop axes: those of the scores that both EinSums carry through from both inputs to their output, and nothing
+/// else sums or broadcasts over them.
+fn loops(model: &TypedModel, chain: &Chain) -> TractResult<Vec<Loop>> {
+    let qk = einsum(model, chain.qk).context("first product")?;
+    let pv = einsum(model, chain.pv).context("second product")?;
+    let (p, v) = (chain.probs_slot, 1 - chain.probs_slot);
+    let position = |a: &tract_onnx::tract_core::axes::Axis, slot: usize| a.inputs[slot].first().copied();
+    let mut out = Vec::new();
+    for axis in qk.axes.iter_all_axes() {
+        let (Some(q), Some(k), Some(&scores)) = (position(axis, 0), position(axis, 1), axis.outputs[0].first()) else { continue };
+        if axis.inputs[0].len() != 1 || axis.inputs[1].len() != 1 || axis.outputs[0].len() != 1 {
+            continue;
+        }
+        // the same axis of the probabilities in the second product must be batch-like there too
+        let Some(second) = pv.axes.iter_all_axes().find(|a| a.inputs[p].as_slice() == [scores]) else { bail!("probabilities axis") };
+        let (Some(v_at), Some(&o)) = (position(second, v), second.outputs[0].first()) else { continue };
+        out.push(Loop { q, k, mask: scores, v: v_at, out: o });
+    }
+    Ok(out)
+}
+
+/// The chain as one op: see the module doc. Inputs `[q, k, mask, v]`.
+#[derive(Debug, Clone)]
+pub struct HeadwiseAttention {
+    body: Arc<TypedRunnableModel>,
+    loops: Vec<Loop>,
+    output: TypedFact,
+}
+
+impl PartialEq for HeadwiseAttention {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.body, &other.body) && self.loops == other.loops
+    }
+}
+
+impl Eq for HeadwiseAttention {}
+
+impl HeadwiseAttention {
+    fn new(model: &TypedModel, chain: &Chain) -> TractResult<Self> {
+        let loops = loops(model, chain)?;
+        let mut body = TypedModel::default();
+        // one (row, head): every loop axis 1; the other dimensions as in the model, symbols made again in the
+        // body's own scope
+        let source = |body: &mut TypedModel, name: &str, outlet: OutletId, axes: &[usize]| -> TractResult<OutletId> {
+            let fact = model.outlet_fact(outlet)?;
+            let dims: TVec<TDim> = (fact.shape.iter().enumerate())
+                .map(|(i, d)| match (axes.contains(&i), d.to_usize()) {
+                    (true, _) => Ok(1.to_dim()),
+                    (false, Ok(n)) => Ok(n.to_dim()),
+                    (false, Err(_)) => body.symbols.parse_tdim(d.to_string()),
+                })
+                .collect::<TractResult<_>>()?;
+            body.add_source(name, fact.datum_type.fact(dims))
+        };
+        let at = |f: fn(&Loop) -> usize| loops.iter().map(f).collect::<Vec<usize>>();
+        let q = source(&mut body, "q", chain.q, &at(|l| l.q))?;
+        let k = source(&mut body, "k", chain.k, &at(|l| l.k))?;
+        let mask = source(&mut body, "mask", chain.mask, &at(|l| l.mask))?;
+        let v = source(&mut body, "v", chain.v, &at(|l| l.v))?;
+        let node = |id: usize| &model.nodes[id];
+        let mut x = body.wire_node("qk", node(chain.qk).op.clone(), &[q, k])?[0];
+        if let Some((mul, konst)) = chain.scale {
+            let value = node(node(mul).inputs[konst].node).op_as::<Const>().context("scale")?.val().clone();
+            let c = body.add_const("scale", value)?;
+            let inputs = if konst == 0 { [c, x] } else { [x, c] };
+            x = body.wire_node("scaled", node(mul).op.clone(), &inputs)?[0];
+        }
+        let add_inputs = if node(chain.add).inputs[0] == chain.mask { [mask, x] } else { [x, mask] };
+        x = body.wire_node("masked", node(chain.add).op.clone(), &add_inputs)?[0];
+        x = body.wire_node("softmax", node(chain.softmax).op.clone(), &[x])?[0];
+        let pv_inputs = if chain.probs_slot == 0 { [x, v] } else { [v, x] };
+        let out = body.wire_node("pv", node(chain.pv).op.clone(), &pv_inputs)?[0];
+        body.select_output_outlets(&[out])?;
+        let body = body.into_optimized()?.into_runnable()?;
+        let output = model.outlet_fact(OutletId::new(chain.pv, 0))?.without_value();
+        Ok(HeadwiseAttention { body, loops, output })
+    }
+}
+
+impl Op for HeadwiseAttention {
+    fn name(&self) -> StaticName {
+        "HeadwiseAttention".into()
+    }
+
+    op_as_typed_op!();
+}
+
+impl EvalOp for HeadwiseAttention {
+    op_out_of_plan!();
+
+    fn eval(&self, _ctx: &EvalContext, inputs: TVec<TValue>) -> TractResult<TVec<TValue>> {
+        let [q, k, mask, v] = [&inputs[0], &inputs[1], &inputs[2], &inputs[3]];
+        let counts: Vec<usize> = self.loops.iter().map(|l| q.shape()[l.q]).collect();
+        let total: usize = counts.iter().product();
+        let slice = |t: &Tensor, axes: &[(usize, usize)]| -> TractResult<Tensor> {
+            let mut t = t.clone();
+            for &(axis, i) in axes {
+                // a mask dimension of 1 broadcasts over this loop axis
+                let i = if t.shape()[axis] == 1 { 0 } else { i };
+                t = t.slice(axis, i, i + 1)?;
+            }
+            Ok(t)
+        };
+        let mut output: Option<Tensor> = None;
+        for flat in 0..total {
+            let mut index = Vec::with_capacity(counts.len());
+            let mut rest = flat;
+            for &n in counts.iter().rev() {
+                index.push(rest % n);
+                rest /= n;
+            }
+            index.reverse();
+            let pick = |f: fn(&Loop) -> usize| self.loops.iter().zip(&index).map(|(l, &i)| (f(l), i)).collect::<Vec<_>>();
+            let run = self.body.run(tvec![
+                slice(q, &pick(|l| l.q))?.into_tvalue(),
+                slice(k, &pick(|l| l.k))?.into_tvalue(),
+                slice(mask, &pick(|l| l.mask))?.into_tvalue(),
+                slice(v, &pick(|l| l.v))?.into_tvalue(),
+            ])?;
+            let part = run[0].to_plain_array_view::<f32>()?;
+            let out = match &mut output {
+                Some(o) => o,
+                None => {
+                    let mut shape = part.shape().to_vec();
+                    for (l, &n) in self.loops.iter().zip(&counts) {
+                        shape[l.out] = n;
+                    }
+                    output.insert(Tensor::zero::<f32>(&shape)?)
+                }
+            };
+            let mut view = out.to_plain_array_view_mut::<f32>()?;
+            let mut place = view.view_mut();
+            for (l, &i) in self.loops.iter().zip(&index) {
+                place.slice_axis_inplace(tract_ndarray::Axis(l.out), tract_ndarray::Slice::from(i..i + 1));
+            }
+            place.assign(&part);
+        }
+        // (batches are never empty: rerankit runs no batch without a row)
+        Ok(tvec!(output.context("HeadwiseAttention: no row or head to run")?.into_tvalue()))
+    }
+}
+
+impl TypedOp for HeadwiseAttention {
+    fn output_facts(&self, _inputs: &[&TypedFact]) -> TractResult<TVec<TypedFact>> {
+        Ok(tvec!(self.output.clone()))
+    }
+
+    as_op!();
+}
