@@ -21,7 +21,8 @@ use tract_onnx::tract_core::ops::binary::{BinMiniOp, TypedBinOp};
 use tract_onnx::tract_core::ops::einsum::EinSum;
 use tract_onnx::tract_core::ops::konst::Const;
 use tract_onnx::tract_core::ops::math::{Add, Mul};
-use tract_onnx::tract_core::ops::nn::Softmax;
+use tract_onnx::tract_core::ops::nn::{Softmax, SoftmaxKind};
+use tract_onnx::tract_core::tract_linalg::{self, Func};
 use tract_onnx::tract_hir::internal::*;
 
 /// Replaces every attention chain of the module doc's shape in a decluttered model.
@@ -48,7 +49,6 @@ struct Chain {
     qk: usize,
     /// The `Mul` by a constant, and the constant's input slot.
     scale: Option<(usize, usize)>,
-    add: usize,
     softmax: usize,
     pv: usize,
     /// The slot of the probabilities in the second EinSum (V is the other).
@@ -80,7 +80,7 @@ fn next_chain(model: &TypedModel) -> TractResult<Option<Chain>> {
     for softmax in model.eval_order()? {
         let Some(op) = model.nodes[softmax].op_as::<Softmax>() else { continue };
         let scores_rank = model.outlet_fact(OutletId::new(softmax, 0))?.rank();
-        if op.axes.as_slice() != [scores_rank - 1] || op.quant_output_dt.is_some() {
+        if op.axes.as_slice() != [scores_rank - 1] || op.quant_output_dt.is_some() || op.kind != SoftmaxKind::Softmax {
             continue;
         }
         let add = model.nodes[softmax].inputs[0].node;
@@ -120,7 +120,7 @@ fn next_chain(model: &TypedModel) -> TractResult<Option<Chain>> {
             continue;
         }
         let qk_inputs = &model.nodes[qk].inputs;
-        let chain = Chain { qk, scale, add, softmax, pv, probs_slot, q: qk_inputs[0], k: qk_inputs[1], mask, v: pv_inputs[1 - probs_slot] };
+        let chain = Chain { qk, scale, softmax, pv, probs_slot, q: qk_inputs[0], k: qk_inputs[1], mask, v: pv_inputs[1 - probs_slot] };
         if loops(model, &chain).is_ok_and(|l| !l.is_empty()) {
             return Ok(Some(chain));
         }
@@ -158,20 +158,29 @@ fn loops(model: &TypedModel, chain: &Chain) -> TractResult<Vec<Loop>> {
         let (Some(v_at), Some(&o)) = (position(second, v), second.outputs[0].first()) else { continue };
         out.push(Loop { q, k, mask: scores, v: v_at, out: o });
     }
+    // the op softmaxes each (row, head) block at the alignment it has in the batched scores, which it knows
+    // only when the blocks are the scores' leading axes
+    out.sort_by_key(|l| l.mask);
+    if out.iter().enumerate().any(|(i, l)| l.mask != i) {
+        return Ok(Vec::new());
+    }
     Ok(out)
 }
 
 /// The chain as one op: see the module doc. Inputs `[q, k, mask, v]`.
 #[derive(Debug, Clone)]
 pub struct HeadwiseAttention {
-    body: Arc<TypedRunnableModel>,
+    /// `Q·Kᵀ` (times the scale) for one (row, head).
+    scores: Arc<TypedRunnableModel>,
+    /// `probabilities · V` for one (row, head), the probabilities in `probs_slot`.
+    product: Arc<TypedRunnableModel>,
     loops: Vec<Loop>,
     output: TypedFact,
 }
 
 impl PartialEq for HeadwiseAttention {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.body, &other.body) && self.loops == other.loops
+        Arc::ptr_eq(&self.scores, &other.scores) && Arc::ptr_eq(&self.product, &other.product) && self.loops == other.loops
     }
 }
 
@@ -180,9 +189,8 @@ impl Eq for HeadwiseAttention {}
 impl HeadwiseAttention {
     fn new(model: &TypedModel, chain: &Chain) -> TractResult<Self> {
         let loops = loops(model, chain)?;
-        let mut body = TypedModel::default();
-        // one (row, head): every loop axis 1; the other dimensions as in the model, symbols made again in the
-        // body's own scope
+        // one (row, head): every loop axis 1; the other dimensions as in the model, symbols made again in each
+        // plan's own scope
         let source = |body: &mut TypedModel, name: &str, outlet: OutletId, axes: &[usize]| -> TractResult<OutletId> {
             let fact = model.outlet_fact(outlet)?;
             let dims: TVec<TDim> = (fact.shape.iter().enumerate())
@@ -195,27 +203,81 @@ impl HeadwiseAttention {
             body.add_source(name, fact.datum_type.fact(dims))
         };
         let at = |f: fn(&Loop) -> usize| loops.iter().map(f).collect::<Vec<usize>>();
-        let q = source(&mut body, "q", chain.q, &at(|l| l.q))?;
-        let k = source(&mut body, "k", chain.k, &at(|l| l.k))?;
-        let mask = source(&mut body, "mask", chain.mask, &at(|l| l.mask))?;
-        let v = source(&mut body, "v", chain.v, &at(|l| l.v))?;
         let node = |id: usize| &model.nodes[id];
-        let mut x = body.wire_node("qk", node(chain.qk).op.clone(), &[q, k])?[0];
+
+        let mut scores = TypedModel::default();
+        let q = source(&mut scores, "q", chain.q, &at(|l| l.q))?;
+        let k = source(&mut scores, "k", chain.k, &at(|l| l.k))?;
+        let mut x = scores.wire_node("qk", node(chain.qk).op.clone(), &[q, k])?[0];
         if let Some((mul, konst)) = chain.scale {
             let value = node(node(mul).inputs[konst].node).op_as::<Const>().context("scale")?.val().clone();
-            let c = body.add_const("scale", value)?;
+            let c = scores.add_const("scale", value)?;
             let inputs = if konst == 0 { [c, x] } else { [x, c] };
-            x = body.wire_node("scaled", node(mul).op.clone(), &inputs)?[0];
+            x = scores.wire_node("scaled", node(mul).op.clone(), &inputs)?[0];
         }
-        let add_inputs = if node(chain.add).inputs[0] == chain.mask { [mask, x] } else { [x, mask] };
-        x = body.wire_node("masked", node(chain.add).op.clone(), &add_inputs)?[0];
-        x = body.wire_node("softmax", node(chain.softmax).op.clone(), &[x])?[0];
-        let pv_inputs = if chain.probs_slot == 0 { [x, v] } else { [v, x] };
-        let out = body.wire_node("pv", node(chain.pv).op.clone(), &pv_inputs)?[0];
-        body.select_output_outlets(&[out])?;
-        let body = body.into_optimized()?.into_runnable()?;
-        let output = model.outlet_fact(OutletId::new(chain.pv, 0))?.without_value();
-        Ok(HeadwiseAttention { body, loops, output })
+        scores.select_output_outlets(&[x])?;
+
+        let mut product = TypedModel::default();
+        let probs = source(&mut product, "probs", OutletId::new(chain.softmax, 0), &at(|l| l.mask))?;
+        let v = source(&mut product, "v", chain.v, &at(|l| l.v))?;
+        let inputs = if chain.probs_slot == 0 { [probs, v] } else { [v, probs] };
+        let out = product.wire_node("pv", node(chain.pv).op.clone(), &inputs)?[0];
+        product.select_output_outlets(&[out])?;
+
+        Ok(HeadwiseAttention {
+            scores: scores.into_optimized()?.into_runnable()?,
+            product: product.into_optimized()?.into_runnable()?,
+            loops,
+            output: model.outlet_fact(OutletId::new(chain.pv, 0))?.without_value(),
+        })
+    }
+}
+
+/// tract's f32 softmax kernels, chosen as tract's `Softmax` chooses them.
+struct SoftmaxKernels {
+    rows: Option<tract_linalg::routines::SoftmaxRowsF32>,
+    max: Box<dyn tract_linalg::reduce::Reduce<f32>>,
+    exp_sum: Box<dyn tract_linalg::reduce::MapReduce<f32, f32>>,
+    scale: Box<dyn tract_linalg::element_wise::ElementWise<f32, f32>>,
+}
+
+impl SoftmaxKernels {
+    fn new() -> TractResult<Self> {
+        Ok(SoftmaxKernels {
+            rows: tract_linalg::routines::softmax_rows_f32(),
+            max: Func::ReduceMax.reduce_f32()?,
+            exp_sum: Func::Softmax2.map_reduce_f32()?,
+            scale: Func::MulByScalar.ew_f32_param()?,
+        })
+    }
+
+    /// Softmax over each `row_len` row of `block` exactly as tract's `Softmax` computes it where `block` starts
+    /// `offset` floats into an aligned tensor. tract's reductions sum a row in SIMD lanes from its first aligned
+    /// address and the unaligned head apart, so a row's sum (and its last bit) depends on the row's address
+    /// modulo the kernels' alignment: the rows are softmaxed in `scratch` at the alignment they have in the
+    /// batched `[B, H, S, S]` scores.
+    fn run(&self, block: &mut [f32], offset: usize, row_len: usize, scratch: &mut Vec<f32>) -> TractResult<()> {
+        // a multiple of every tract-linalg kernel's alignment, which divides the tensors' own
+        const ALIGN: usize = 64;
+        let floats = ALIGN / size_of::<f32>();
+        scratch.clear();
+        scratch.resize(block.len() + floats, 0.0);
+        let base = scratch.as_ptr() as usize % ALIGN / size_of::<f32>();
+        let start = (offset % floats + floats - base) % floats;
+        let rows = &mut scratch[start..start + block.len()];
+        rows.copy_from_slice(block);
+        match self.rows {
+            Some(kernel) if row_len.is_multiple_of(4) => kernel(rows, row_len),
+            _ => {
+                for row in rows.chunks_mut(row_len) {
+                    let max = self.max.run(row)?;
+                    let sum = self.exp_sum.run_with_params(row, max)?;
+                    self.scale.run_with_params(row, sum.recip())?;
+                }
+            }
+        }
+        block.copy_from_slice(rows);
+        Ok(())
     }
 }
 
@@ -237,13 +299,17 @@ impl EvalOp for HeadwiseAttention {
         let slice = |t: &Tensor, axes: &[(usize, usize)]| -> TractResult<Tensor> {
             let mut t = t.clone();
             for &(axis, i) in axes {
-                // a mask dimension of 1 broadcasts over this loop axis
+                // a dimension of 1 broadcasts over this loop axis
                 let i = if t.shape()[axis] == 1 { 0 } else { i };
                 t = t.slice(axis, i, i + 1)?;
             }
             Ok(t)
         };
+        let kernels = SoftmaxKernels::new()?;
+        let mut scratch = Vec::new();
         let mut output: Option<Tensor> = None;
+        // the loops are the scores' leading axes in order (see `loops`): `flat` walks the (row, head) blocks of
+        // the batched scores in memory order
         for flat in 0..total {
             let mut index = Vec::with_capacity(counts.len());
             let mut rest = flat;
@@ -253,12 +319,18 @@ impl EvalOp for HeadwiseAttention {
             }
             index.reverse();
             let pick = |f: fn(&Loop) -> usize| self.loops.iter().zip(&index).map(|(l, &i)| (f(l), i)).collect::<Vec<_>>();
-            let run = self.body.run(tvec![
-                slice(q, &pick(|l| l.q))?.into_tvalue(),
-                slice(k, &pick(|l| l.k))?.into_tvalue(),
-                slice(mask, &pick(|l| l.mask))?.into_tvalue(),
-                slice(v, &pick(|l| l.v))?.into_tvalue(),
-            ])?;
+            let mut scores = self.scores.run(tvec![slice(q, &pick(|l| l.q))?.into_tvalue(), slice(k, &pick(|l| l.k))?.into_tvalue()])?;
+            let mut scores = scores.remove(0).into_tensor();
+            {
+                // the mask as MiddleBroadcastAdd or tract's Add adds it: one `score + mask` per element
+                let mask = slice(mask, &pick(|l| l.mask))?;
+                let mask = mask.to_plain_array_view::<f32>()?;
+                scores.to_plain_array_view_mut::<f32>()?.zip_mut_with(&mask, |s, m| *s += *m);
+            }
+            let row_len = *scores.shape().last().context("scores rank")?;
+            let block_len = scores.len();
+            kernels.run(scores.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?, flat * block_len, row_len, &mut scratch)?;
+            let run = self.product.run(tvec![scores.into_tvalue(), slice(v, &pick(|l| l.v))?.into_tvalue()])?;
             let part = run[0].to_plain_array_view::<f32>()?;
             let out = match &mut output {
                 Some(o) => o,
@@ -288,4 +360,63 @@ impl TypedOp for HeadwiseAttention {
     }
 
     as_op!();
+}
+
+#[cfg(test)]
+mod probe {
+    use super::*;
+
+    fn plan(path: &str, headwise: bool, dump: bool) -> Arc<TypedRunnableModel> {
+        let mut model = crate::inference::row_quantization::onnx().with_ignore_output_shapes(true).with_ignore_value_info(true).model_for_path(path).unwrap();
+        let b = model.sym("B");
+        let s = model.sym("S");
+        for i in 0..model.inputs.len() {
+            model.set_input_fact(i, InferenceFact::dt_shape(i64::datum_type(), [b.to_dim(), s.to_dim()])).unwrap();
+        }
+        let mut d = model.into_typed().unwrap().into_decluttered().unwrap();
+        if headwise {
+            replace(&mut d).unwrap();
+        }
+        let mut t = d.into_optimized().unwrap();
+        crate::inference::middle_broadcast_add::replace(&mut t).unwrap();
+        if dump {
+            for n in t.eval_order().unwrap().iter().take(60) {
+                let n = &t.nodes[*n];
+                eprintln!("{} {} {:?}", n.name, n.op.name(), n.op);
+            }
+        }
+        t.into_runnable().unwrap()
+    }
+
+    #[test]
+    #[ignore]
+    fn headwise_bits() {
+        let path = std::env::var("PROBE_MODEL").unwrap_or("tests/fixtures/hub/rerankit-test/tiny-bert-reranker/onnx/model.onnx".into());
+        let dump = std::env::var_os("PROBE_DUMP").is_some();
+        let a = plan(&path, false, dump);
+        if dump { eprintln!("=========== headwise"); }
+        let h = plan(&path, true, false);
+        if dump {
+            let hw = h.model().nodes.iter().find_map(|n| n.op_as::<HeadwiseAttention>()).unwrap();
+            for n in hw.scores.model().nodes.iter().chain(hw.product.model().nodes.iter()) { eprintln!("BODY {} {} {:?}", n.name, n.op.name(), n.op); }
+        }
+        let mut seed = 7u64;
+        let mut rnd = |m: u64| { seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (seed >> 33) % m };
+        for (bsz, len) in [(1, 9), (1, 30), (2, 17), (3, 40), (4, 12)] {
+            let n = a.model().inputs.len();
+            let mut ids = vec![]; let mut mask = vec![]; let tt = vec![0i64; bsz * len];
+            for r in 0..bsz { let real = len - (r * 3).min(len - 2); for j in 0..len { ids.push(if j < real { 5 + rnd(90) as i64 } else { 0 }); mask.push((j < real) as i64); } }
+            let t = |v: &Vec<i64>| Tensor::from_shape(&[bsz, len], v).unwrap().into_tvalue();
+            let inputs: TVec<TValue> = [t(&ids), t(&mask), t(&tt)].into_iter().take(n).collect();
+            let x = a.run(inputs.clone()).unwrap();
+            let y = h.run(inputs).unwrap();
+            let (x, y) = (x[0].to_plain_array_view::<f32>().unwrap().iter().copied().collect::<Vec<f32>>(), y[0].to_plain_array_view::<f32>().unwrap().iter().copied().collect::<Vec<f32>>());
+            let same = x.iter().zip(&y).filter(|(p, q)| p.to_bits() == q.to_bits()).count();
+            eprintln!("B={bsz} S={len}: {same}/{} bit-equal; first {:?} vs {:?}", x.len(), &x[..2.min(x.len())], &y[..2.min(y.len())]);
+            let row0: TVec<TValue> = [&ids, &mask, &tt].iter().take(n).map(|v| Tensor::from_shape(&[1, len], &v[..len]).unwrap().into_tvalue()).collect();
+            let x1 = a.run(row0.clone()).unwrap()[0].to_plain_array_view::<f32>().unwrap().iter().copied().collect::<Vec<f32>>();
+            let y1 = h.run(row0).unwrap()[0].to_plain_array_view::<f32>().unwrap().iter().copied().collect::<Vec<f32>>();
+            eprintln!("   row0 alone: ref {:?} (batched {:?}) headwise {:?} (batched {:?})", x1[0], x[0], y1[0], y[0]);
+        }
+    }
 }
