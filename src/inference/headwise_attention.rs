@@ -8,12 +8,19 @@
 //! one head's scores and their packed copy, 2 MiB.
 //!
 //! **How.** In the decluttered graph each chain `EinSum → [Mul by a constant] → Add(mask) → Softmax(last axis) →
-//! EinSum` becomes one [`HeadwiseAttention`] op holding the same ops as a small plan of their own for inputs whose
-//! batch and head axes are 1, optimised by tract like the model. The op slices Q, K, the mask and V per (row, head),
-//! runs that plan and writes each result into its place. Every output value goes through the same ops on the same
-//! values as before (one row of a softmax, one dot product over the keys), so the logits do not change; the rerank
-//! golden answers hold them bit for bit. A chain of any other shape (a mask applied another way, a softmax over
-//! another axis) is left to tract.
+//! EinSum` becomes one [`HeadwiseAttention`] op. Per (row, head) it copies that block of Q, K, the mask and V, runs
+//! `Q·Kᵀ · scale` and `probabilities · V` as two small plans of the graph's own ops (optimised by tract like the
+//! model, so with the same packing and kernels), and between them adds the mask and takes the softmax itself.
+//!
+//! **Bit for bit.** Every output value goes through the same operations on the same values as in tract's batched
+//! plan, so the logits do not change (tests/inference/headwise_attention.rs; tests/node/rerank_golden.test.mjs in
+//! wasm). One thing had to be reproduced rather than reused: tract's softmax sums a row in SIMD lanes from its first
+//! aligned address and the unaligned head apart, so a row's sum depends on where the row sits in memory. In the
+//! batched `[B, H, S, S]` scores a (row, head) block starts `(b·H + h)·S²` floats into an aligned tensor; alone it
+//! would start aligned, and at lengths where `S²` is not a multiple of the alignment the last bits moved. The op
+//! therefore softmaxes each block at the offset it has in the batched tensor, with tract's own kernels
+//! ([`SoftmaxKernels`]). A chain of any other shape (a mask applied another way, a softmax over another axis, head
+//! and row axes that are not the scores' leading ones) is left to tract.
 use std::sync::Arc;
 
 use tract_onnx::prelude::*;
@@ -120,6 +127,10 @@ fn next_chain(model: &TypedModel) -> TractResult<Option<Chain>> {
             continue;
         }
         let qk_inputs = &model.nodes[qk].inputs;
+        let f32_inputs = [qk_inputs[0], qk_inputs[1], mask, pv_inputs[1 - probs_slot]];
+        if f32_inputs.iter().any(|&o| model.outlet_fact(o).map_or(true, |f| f.datum_type != f32::datum_type())) {
+            continue;
+        }
         let chain = Chain { qk, scale, softmax, pv, probs_slot, q: qk_inputs[0], k: qk_inputs[1], mask, v: pv_inputs[1 - probs_slot] };
         if loops(model, &chain).is_ok_and(|l| !l.is_empty()) {
             return Ok(Some(chain));
@@ -296,14 +307,17 @@ impl EvalOp for HeadwiseAttention {
         let [q, k, mask, v] = [&inputs[0], &inputs[1], &inputs[2], &inputs[3]];
         let counts: Vec<usize> = self.loops.iter().map(|l| q.shape()[l.q]).collect();
         let total: usize = counts.iter().product();
+        // one (row, head) of a tensor: a copy of that block only (a dimension of 1 broadcasts over its loop axis)
         let slice = |t: &Tensor, axes: &[(usize, usize)]| -> TractResult<Tensor> {
-            let mut t = t.clone();
-            for &(axis, i) in axes {
-                // a dimension of 1 broadcasts over this loop axis
-                let i = if t.shape()[axis] == 1 { 0 } else { i };
-                t = t.slice(axis, i, i + 1)?;
-            }
-            Ok(t)
+            let view = t.to_plain_array_view::<f32>()?;
+            let block = view.slice_each_axis(|axis| match axes.iter().find(|(a, _)| *a == axis.axis.index()) {
+                Some(&(_, i)) => {
+                    let i = if axis.len == 1 { 0 } else { i };
+                    tract_ndarray::Slice::from(i..i + 1)
+                }
+                None => tract_ndarray::Slice::from(..),
+            });
+            Ok(block.as_standard_layout().into_owned().into_tensor())
         };
         let kernels = SoftmaxKernels::new()?;
         let mut scratch = Vec::new();
@@ -360,63 +374,4 @@ impl TypedOp for HeadwiseAttention {
     }
 
     as_op!();
-}
-
-#[cfg(test)]
-mod probe {
-    use super::*;
-
-    fn plan(path: &str, headwise: bool, dump: bool) -> Arc<TypedRunnableModel> {
-        let mut model = crate::inference::row_quantization::onnx().with_ignore_output_shapes(true).with_ignore_value_info(true).model_for_path(path).unwrap();
-        let b = model.sym("B");
-        let s = model.sym("S");
-        for i in 0..model.inputs.len() {
-            model.set_input_fact(i, InferenceFact::dt_shape(i64::datum_type(), [b.to_dim(), s.to_dim()])).unwrap();
-        }
-        let mut d = model.into_typed().unwrap().into_decluttered().unwrap();
-        if headwise {
-            replace(&mut d).unwrap();
-        }
-        let mut t = d.into_optimized().unwrap();
-        crate::inference::middle_broadcast_add::replace(&mut t).unwrap();
-        if dump {
-            for n in t.eval_order().unwrap().iter().take(60) {
-                let n = &t.nodes[*n];
-                eprintln!("{} {} {:?}", n.name, n.op.name(), n.op);
-            }
-        }
-        t.into_runnable().unwrap()
-    }
-
-    #[test]
-    #[ignore]
-    fn headwise_bits() {
-        let path = std::env::var("PROBE_MODEL").unwrap_or("tests/fixtures/hub/rerankit-test/tiny-bert-reranker/onnx/model.onnx".into());
-        let dump = std::env::var_os("PROBE_DUMP").is_some();
-        let a = plan(&path, false, dump);
-        if dump { eprintln!("=========== headwise"); }
-        let h = plan(&path, true, false);
-        if dump {
-            let hw = h.model().nodes.iter().find_map(|n| n.op_as::<HeadwiseAttention>()).unwrap();
-            for n in hw.scores.model().nodes.iter().chain(hw.product.model().nodes.iter()) { eprintln!("BODY {} {} {:?}", n.name, n.op.name(), n.op); }
-        }
-        let mut seed = 7u64;
-        let mut rnd = |m: u64| { seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407); (seed >> 33) % m };
-        for (bsz, len) in [(1, 9), (1, 30), (2, 17), (3, 40), (4, 12)] {
-            let n = a.model().inputs.len();
-            let mut ids = vec![]; let mut mask = vec![]; let tt = vec![0i64; bsz * len];
-            for r in 0..bsz { let real = len - (r * 3).min(len - 2); for j in 0..len { ids.push(if j < real { 5 + rnd(90) as i64 } else { 0 }); mask.push((j < real) as i64); } }
-            let t = |v: &Vec<i64>| Tensor::from_shape(&[bsz, len], v).unwrap().into_tvalue();
-            let inputs: TVec<TValue> = [t(&ids), t(&mask), t(&tt)].into_iter().take(n).collect();
-            let x = a.run(inputs.clone()).unwrap();
-            let y = h.run(inputs).unwrap();
-            let (x, y) = (x[0].to_plain_array_view::<f32>().unwrap().iter().copied().collect::<Vec<f32>>(), y[0].to_plain_array_view::<f32>().unwrap().iter().copied().collect::<Vec<f32>>());
-            let same = x.iter().zip(&y).filter(|(p, q)| p.to_bits() == q.to_bits()).count();
-            eprintln!("B={bsz} S={len}: {same}/{} bit-equal; first {:?} vs {:?}", x.len(), &x[..2.min(x.len())], &y[..2.min(y.len())]);
-            let row0: TVec<TValue> = [&ids, &mask, &tt].iter().take(n).map(|v| Tensor::from_shape(&[1, len], &v[..len]).unwrap().into_tvalue()).collect();
-            let x1 = a.run(row0.clone()).unwrap()[0].to_plain_array_view::<f32>().unwrap().iter().copied().collect::<Vec<f32>>();
-            let y1 = h.run(row0).unwrap()[0].to_plain_array_view::<f32>().unwrap().iter().copied().collect::<Vec<f32>>();
-            eprintln!("   row0 alone: ref {:?} (batched {:?}) headwise {:?} (batched {:?})", x1[0], x[0], y1[0], y[0]);
-        }
-    }
 }

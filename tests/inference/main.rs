@@ -9,3 +9,4 @@ mod int8;
 mod collection;
 mod bench;
 mod hub_exports;
+mod headwise_attention;
