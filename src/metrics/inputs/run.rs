@@ -156,21 +156,42 @@ impl RunBuilder {
         }
         let index = match self.last_query {
             Some(last) if self.queries[last].qid == qid => last,
-            _ => match self.query_index.get(qid) {
-                Some(&index) => index,
-                None => {
-                    self.queries.push(QueryRun { qid: qid.to_string(), entries: Vec::new() });
-                    self.query_index.insert(qid.into(), self.queries.len() - 1);
-                    self.queries.len() - 1
-                }
-            },
+            _ => self.query(qid),
         };
         self.last_query = Some(index);
+        let span = self.docnos.push(docno)?;
+        self.push_entry(index, span, score, line);
+        Ok(())
+    }
+
+    /// The index of `qid`'s results, a new empty query if it has none yet.
+    pub(crate) fn query(&mut self, qid: &str) -> usize {
+        match self.query_index.get(qid) {
+            Some(&index) => index,
+            None => {
+                self.queries.push(QueryRun { qid: qid.to_string(), entries: Vec::new() });
+                self.query_index.insert(qid.into(), self.queries.len() - 1);
+                self.queries.len() - 1
+            }
+        }
+    }
+
+    /// Stores a document id once, for entries that share it ([`RunBuilder::push_entry`]).
+    pub(crate) fn push_docno(&mut self, docno: &str) -> Result<DocnoSpan> {
+        self.docnos.push(docno)
+    }
+
+    /// Appends an entry to query `index` ([`RunBuilder::query`]); `docno` comes from [`RunBuilder::push_docno`].
+    #[inline]
+    pub(crate) fn push_entry(&mut self, index: usize, docno: DocnoSpan, score: f64, line: u32) {
         let query = &mut self.queries[index];
         let input_position = query.entries.len() as u32;
-        let span = self.docnos.push(docno)?;
-        query.entries.push(RunEntry { docno: span, score, input_position, line });
-        Ok(())
+        query.entries.push(RunEntry { docno, score, input_position, line });
+    }
+
+    /// Room for `additional` more entries in query `index`.
+    pub(crate) fn reserve(&mut self, index: usize, additional: usize) {
+        self.queries[index].entries.reserve(additional);
     }
 
     /// Applies the duplicate policy to every query and sorts queries by qid.
