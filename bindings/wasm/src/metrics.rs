@@ -230,7 +230,10 @@ fn typed_array<T: JsCast>(field: &str, columns: &JsValue, key: &str, expected: &
 
 /// Ids the wrapper joined with U+0000 (`count` of them), split again.
 fn split_ids<'a>(field: &str, key: &str, joined: &'a str, count: usize) -> Result<Vec<&'a str>> {
-    let ids: Vec<&str> = if count == 0 { Vec::new() } else { joined.split('\0').collect() };
+    let mut ids = Vec::with_capacity(count);
+    if count > 0 {
+        ids.extend(joined.split('\0'));
+    }
     if ids.len() != count {
         return Err(Error::invalid(&format!("{field}.{key}"), "ids must not contain U+0000"));
     }

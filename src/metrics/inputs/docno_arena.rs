@@ -44,3 +44,22 @@ impl DocnoArena {
         &self.text.as_bytes()[span.start as usize..(span.start + span.len) as usize]
     }
 }
+
+/// A docno's hash for the hash tables that find documents by id, eight bytes at a time (the high half of a
+/// multiply, so that the low bits that pick a slot mix every byte).
+#[inline]
+pub(crate) fn docno_hash(bytes: &[u8]) -> u32 {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut hash = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        hash = (hash.rotate_left(23) ^ u64::from_le_bytes(chunk.try_into().expect("8 bytes"))).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        hash = (hash.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    (hash >> 32) as u32
+}

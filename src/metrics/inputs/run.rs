@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::docno_arena::{DocnoArena, DocnoSpan};
+use super::docno_arena::{docno_hash, DocnoArena, DocnoSpan};
 use crate::error::{Error, Result};
 
 /// Options of `parseRun(text, {keepFirstDuplicate})`.
@@ -242,15 +242,6 @@ impl RunBuilder {
 #[derive(Debug, Default)]
 struct DocnoSet {
     slots: Vec<u32>,
-}
-
-/// FNV-1a over the docno's bytes.
-fn docno_hash(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash = (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
 }
 
 impl DocnoSet {
