@@ -3,7 +3,7 @@
 //! must be the same bits, in each dialect, whatever the row layout (a shared document table, one id per row, a
 //! query split in two blocks); and bad columns are `INVALID_ARGUMENT` naming the field.
 
-use rerankit::metrics::inputs::columns::{Columns, QrelsColumns, RunColumns};
+use rerankit::metrics::inputs::columns::{Columns, DocIdTable, QrelsColumns, RunColumns};
 use rerankit::metrics::{evaluate, Dialect, DuplicatePolicy, EvaluateOptions, Evaluation, Qrels, QueryScope, Run, TiePolicy};
 use rerankit::ErrorCode;
 
@@ -60,10 +60,12 @@ impl<V: Copy> Owned<V> {
         out
     }
 
-    fn with<T>(&self, f: impl FnOnce(&Columns<V>) -> T) -> T {
+    fn with<T>(&self, f: impl FnOnce(Columns<V>) -> T) -> T {
         let query_ids: Vec<&str> = self.query_ids.iter().map(String::as_str).collect();
         let doc_ids: Vec<&str> = self.doc_ids.iter().map(String::as_str).collect();
-        f(&Columns { query_ids: &query_ids, offsets: &self.offsets, doc_ids: &doc_ids, docs: self.docs.as_deref(), values: &self.values })
+        // the table both ways: copied from the ids, and taken from them joined
+        let doc_ids = if self.docs.is_some() { DocIdTable::new(&doc_ids).unwrap() } else { DocIdTable::from_joined("docIds", doc_ids.join("\0"), doc_ids.len()).unwrap() };
+        f(Columns { query_ids: &query_ids, offsets: &self.offsets, doc_ids, docs: self.docs.as_deref(), values: &self.values })
     }
 }
 
@@ -163,7 +165,7 @@ fn scores_keep_their_bits() {
     let doc_ids = ["a", "b", "c", "d", "e", "f", "g"];
     let run = Run::from_columns(
         "run",
-        &RunColumns { query_ids: &["q"], offsets: &[0, 7], doc_ids: &doc_ids, docs: None, values: &scores },
+        RunColumns { query_ids: &["q"], offsets: &[0, 7], doc_ids: DocIdTable::new(&doc_ids).unwrap(), docs: None, values: &scores },
         DuplicatePolicy::Error,
     )
     .unwrap();
@@ -171,7 +173,11 @@ fn scores_keep_their_bits() {
     assert_eq!(kept, scores.iter().map(|s| s.to_bits()).collect::<Vec<_>>());
 }
 
-fn run_error(columns: &RunColumns, duplicates: DuplicatePolicy) -> rerankit::Error {
+fn table(ids: &[&str]) -> DocIdTable {
+    DocIdTable::new(ids).unwrap()
+}
+
+fn run_error(columns: RunColumns, duplicates: DuplicatePolicy) -> rerankit::Error {
     let err = Run::from_columns("run", columns, duplicates).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidArgument, "{}", err.message);
     err
@@ -179,40 +185,46 @@ fn run_error(columns: &RunColumns, duplicates: DuplicatePolicy) -> rerankit::Err
 
 #[test]
 fn bad_columns_name_the_field() {
-    let ok = RunColumns { query_ids: &["q1", "q2"], offsets: &[0, 2, 3], doc_ids: &["a", "b", "c"], docs: Some(&[0, 1, 2]), values: &[1.0, 0.5, 0.2] };
-    assert!(Run::from_columns("run", &ok, DuplicatePolicy::Error).is_ok());
+    let ok = || RunColumns { query_ids: &["q1", "q2"], offsets: &[0, 2, 3], doc_ids: table(&["a", "b", "c"]), docs: Some(&[0, 1, 2]), values: &[1.0, 0.5, 0.2] };
+    assert!(Run::from_columns("run", ok(), DuplicatePolicy::Error).is_ok());
     let cases: Vec<(RunColumns, &str)> = vec![
-        (RunColumns { offsets: &[0, 3], ..ok }, "run.offsets: has 2 offsets for 2 queries"),
-        (RunColumns { offsets: &[1, 2, 3], ..ok }, "run.offsets[0]: is 1"),
-        (RunColumns { offsets: &[0, 3, 2], ..ok }, "run.offsets[2]: is 2, below"),
-        (RunColumns { offsets: &[0, 1, 2], ..ok }, "run.offsets[2]: is 2, but run.scores has 3 rows"),
-        (RunColumns { docs: Some(&[0, 1]), ..ok }, "run.docs: has 2 rows"),
-        (RunColumns { docs: Some(&[0, 3, 1]), ..ok }, "run.docs[1]: is 3, outside run.docIds (length 3)"),
-        (RunColumns { docs: None, doc_ids: &["a", "b"], ..ok }, "run.docIds: has 2 ids for 3 rows"),
-        (RunColumns { query_ids: &["q1", ""], ..ok }, "run.queryIds[1]: is empty"),
-        (RunColumns { doc_ids: &["a", "", "c"], ..ok }, "run.docIds[1]: is empty"),
-        (RunColumns { values: &[1.0, f64::NAN, 0.2], ..ok }, "run.scores[1]: score NaN is not finite"),
-        (RunColumns { values: &[1.0, 0.5, f64::NEG_INFINITY], ..ok }, "run.scores[2]: score -inf is not finite"),
-        (RunColumns { docs: Some(&[0, 0, 2]), ..ok }, "run: document 'a' is listed twice for query 'q1'"),
+        (RunColumns { offsets: &[0, 3], ..ok() }, "run.offsets: has 2 offsets for 2 queries"),
+        (RunColumns { offsets: &[1, 2, 3], ..ok() }, "run.offsets[0]: is 1"),
+        (RunColumns { offsets: &[0, 3, 2], ..ok() }, "run.offsets[2]: is 2, below"),
+        (RunColumns { offsets: &[0, 1, 2], ..ok() }, "run.offsets[2]: is 2, but run.scores has 3 rows"),
+        (RunColumns { docs: Some(&[0, 1]), ..ok() }, "run.docs: has 2 rows"),
+        (RunColumns { docs: Some(&[0, 3, 1]), ..ok() }, "run.docs[1]: is 3, outside run.docIds (length 3)"),
+        (RunColumns { docs: None, doc_ids: table(&["a", "b"]), ..ok() }, "run.docIds: has 2 ids for 3 rows"),
+        (RunColumns { query_ids: &["q1", ""], ..ok() }, "run.queryIds[1]: is empty"),
+        (RunColumns { doc_ids: table(&["a", "", "c"]), ..ok() }, "run.docIds[1]: is empty"),
+        (RunColumns { values: &[1.0, f64::NAN, 0.2], ..ok() }, "run.scores[1]: score NaN is not finite"),
+        (RunColumns { values: &[1.0, 0.5, f64::NEG_INFINITY], ..ok() }, "run.scores[2]: score -inf is not finite"),
+        (RunColumns { docs: Some(&[0, 0, 2]), ..ok() }, "run: document 'a' is listed twice for query 'q1'"),
         // the same id at two places of the table is the same document
-        (RunColumns { doc_ids: &["a", "a", "c"], ..ok }, "run: document 'a' is listed twice for query 'q1'"),
+        (RunColumns { doc_ids: table(&["a", "a", "c"]), ..ok() }, "run: document 'a' is listed twice for query 'q1'"),
     ];
     for (columns, expected) in cases {
-        let err = run_error(&columns, DuplicatePolicy::Error);
+        let err = run_error(columns, DuplicatePolicy::Error);
         assert!(err.message.starts_with(expected), "{:?} does not start with {expected:?}", err.message);
     }
-    let qrels = QrelsColumns { query_ids: &["q1"], offsets: &[0, 2], doc_ids: &["a", "b"], docs: Some(&[1, 1]), values: &[1, 2] };
-    let err = Qrels::from_columns("qrels", &qrels).unwrap_err();
+    let qrels = || QrelsColumns { query_ids: &["q1"], offsets: &[0, 2], doc_ids: table(&["a", "b"]), docs: Some(&[1, 1]), values: &[1, 2] };
+    let err = Qrels::from_columns("qrels", qrels()).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidArgument);
     assert!(err.message.starts_with("qrels: document 'b' is judged twice for query 'q1'"), "{}", err.message);
-    let err = Qrels::from_columns("qrels", &QrelsColumns { offsets: &[0, 3], ..qrels }).unwrap_err();
+    let err = Qrels::from_columns("qrels", QrelsColumns { offsets: &[0, 3], ..qrels() }).unwrap_err();
     assert!(err.message.starts_with("qrels.offsets[1]: is 3, but qrels.grades has 2 rows"), "{}", err.message);
+    // joined ids: one containing the separator is refused
+    let err = DocIdTable::from_joined("run.docIds", "a\0b\0c".to_string(), 2).unwrap_err();
+    assert_eq!(err.message, "run.docIds: ids must not contain U+0000");
+    assert_eq!(DocIdTable::from_joined("ids", String::new(), 0).unwrap().len(), 0);
+    let joined = DocIdTable::from_joined("ids", "a\0\0bc".to_string(), 3).unwrap();
+    assert_eq!((0..3).map(|i| joined.get(i)).collect::<Vec<_>>(), ["a", "", "bc"]);
 }
 
 #[test]
 fn keep_first_duplicate_keeps_the_first_row_as_text_does() {
-    let columns = RunColumns { query_ids: &["q"], offsets: &[0, 3], doc_ids: &["a", "b"], docs: Some(&[0, 1, 0]), values: &[0.1, 0.5, 0.9] };
-    let run = Run::from_columns("run", &columns, DuplicatePolicy::KeepFirst).unwrap();
+    let columns = RunColumns { query_ids: &["q"], offsets: &[0, 3], doc_ids: table(&["a", "b"]), docs: Some(&[0, 1, 0]), values: &[0.1, 0.5, 0.9] };
+    let run = Run::from_columns("run", columns, DuplicatePolicy::KeepFirst).unwrap();
     let text = Run::parse("q Q0 a 1 0.1 r\nq Q0 b 2 0.5 r\nq Q0 a 3 0.9 r\n", DuplicatePolicy::KeepFirst).unwrap();
     let entries = |r: &Run| r.queries()[0].entries.iter().map(|e| (r.docno(e).to_string(), e.score.to_bits(), e.input_position)).collect::<Vec<_>>();
     assert_eq!(entries(&run), entries(&text));
@@ -220,8 +232,8 @@ fn keep_first_duplicate_keeps_the_first_row_as_text_does() {
 
 #[test]
 fn no_queries_is_an_empty_input() {
-    let run = Run::from_columns("run", &RunColumns { query_ids: &[], offsets: &[0], doc_ids: &[], docs: None, values: &[] }, DuplicatePolicy::Error).unwrap();
+    let run = Run::from_columns("run", RunColumns { query_ids: &[], offsets: &[0], doc_ids: table(&[]), docs: None, values: &[] }, DuplicatePolicy::Error).unwrap();
     assert!(run.is_empty());
-    let err = run_error(&RunColumns { query_ids: &[], offsets: &[], doc_ids: &[], docs: None, values: &[] }, DuplicatePolicy::Error);
+    let err = run_error(RunColumns { query_ids: &[], offsets: &[], doc_ids: table(&[]), docs: None, values: &[] }, DuplicatePolicy::Error);
     assert!(err.message.starts_with("run.offsets: has 0 offsets for 0 queries"), "{}", err.message);
 }

@@ -10,7 +10,7 @@
 use super::convert::{js_type, read_options, to_json};
 use super::errors::{js, JsResult};
 use rerankit::metrics::comparison::compare_runs;
-use rerankit::metrics::inputs::columns::{QrelsColumns, RunColumns};
+use rerankit::metrics::inputs::columns::{DocIdTable, QrelsColumns, RunColumns};
 use rerankit::metrics::inputs::qrels::QrelsBuilder;
 use rerankit::metrics::inputs::run::RunBuilder;
 use rerankit::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
@@ -240,33 +240,34 @@ fn split_ids<'a>(field: &str, key: &str, joined: &'a str, count: usize) -> Resul
     Ok(ids)
 }
 
-/// The offsets, docs and ids of a columnar input; the values column is read by the caller.
+/// The ids, offsets and docs of a columnar input; the values column is read by the caller.
 struct ColumnarParts<'a> {
     query_ids: Vec<&'a str>,
-    doc_ids: Vec<&'a str>,
+    doc_ids: DocIdTable,
     offsets: Vec<u32>,
     docs: Option<Vec<u32>>,
 }
 
-fn columnar_parts<'a>(field: &str, columns: &JsValue, query_ids: &'a str, num_queries: usize, doc_ids: &'a str, num_docs: usize) -> Result<ColumnarParts<'a>> {
+fn columnar_parts<'a>(field: &str, columns: &JsValue, query_ids: &'a str, num_queries: usize, doc_ids: Vec<u8>, num_docs: usize) -> Result<ColumnarParts<'a>> {
+    let doc_ids = String::from_utf8(doc_ids).map_err(|_| Error::invalid(&format!("{field}.docIds"), "is not UTF-8 text"))?;
     let offsets = typed_array::<Uint32Array>(field, columns, "offsets", "a Uint32Array", false)?.expect("required");
     let docs = typed_array::<Uint32Array>(field, columns, "docs", "a Uint32Array (or nothing)", true)?;
     Ok(ColumnarParts {
         query_ids: split_ids(field, "queryIds", query_ids, num_queries)?,
-        doc_ids: split_ids(field, "docIds", doc_ids, num_docs)?,
+        doc_ids: DocIdTable::from_joined(&format!("{field}.docIds"), doc_ids, num_docs)?,
         offsets: offsets.to_vec(),
         docs: docs.map(|d| d.to_vec()),
     })
 }
 
-/// Qrels from a `ColumnarQrels` (the wrapper has checked and joined its ids: `queryIds`, `docIds`).
+/// Qrels from a `ColumnarQrels` (the wrapper has checked and joined its ids: `queryIds`, and `docIds` as UTF-8).
 #[wasm_bindgen(js_name = metricsQrelsFromColumnar)]
 pub fn metrics_qrels_from_columnar(
     field: &str,
     columns: JsValue,
     query_ids: &str,
     num_queries: usize,
-    doc_ids: &str,
+    doc_ids: Vec<u8>,
     num_docs: usize,
 ) -> JsResult<MetricsQrels> {
     js((|| {
@@ -276,22 +277,22 @@ pub fn metrics_qrels_from_columnar(
         let columns = QrelsColumns {
             query_ids: &parts.query_ids,
             offsets: &parts.offsets,
-            doc_ids: &parts.doc_ids,
+            doc_ids: parts.doc_ids,
             docs: parts.docs.as_deref(),
             values: &grades,
         };
-        Ok(MetricsQrels { inner: Qrels::from_columns(field, &columns)? })
+        Ok(MetricsQrels { inner: Qrels::from_columns(field, columns)? })
     })())
 }
 
-/// A run from a `ColumnarRun` (the wrapper has checked and joined its ids: `queryIds`, `docIds`).
+/// A run from a `ColumnarRun` (the wrapper has checked and joined its ids: `queryIds`, and `docIds` as UTF-8).
 #[wasm_bindgen(js_name = metricsRunFromColumnar)]
 pub fn metrics_run_from_columnar(
     field: &str,
     columns: JsValue,
     query_ids: &str,
     num_queries: usize,
-    doc_ids: &str,
+    doc_ids: Vec<u8>,
     num_docs: usize,
     keep_first_duplicate: bool,
 ) -> JsResult<MetricsRun> {
@@ -308,11 +309,11 @@ pub fn metrics_run_from_columnar(
         let columns = RunColumns {
             query_ids: &parts.query_ids,
             offsets: &parts.offsets,
-            doc_ids: &parts.doc_ids,
+            doc_ids: parts.doc_ids,
             docs: parts.docs.as_deref(),
             values: &scores,
         };
-        Ok(MetricsRun { inner: Run::from_columns(field, &columns, DuplicatePolicy::keeping_first(keep_first_duplicate))? })
+        Ok(MetricsRun { inner: Run::from_columns(field, columns, DuplicatePolicy::keeping_first(keep_first_duplicate))? })
     })())
 }
 

@@ -14,12 +14,49 @@
 //! the first: [`DuplicatePolicy::KeepFirst`]), compared by id, so a table that lists an id twice is fine; scores
 //! are finite. Errors are `INVALID_ARGUMENT`s naming the column and the row (`run.docs[17]: …`).
 
+use super::docno_arena::{DocnoArena, DocnoSpan};
 use super::qrels::{Qrels, QrelsBuilder};
 use super::run::{check_score, DuplicatePolicy, Run, RunBuilder};
 use crate::error::{Error, Result};
 
+/// The document-id table of [`Columns`]: the ids one after another, which become the built input's own.
+#[derive(Debug, Clone)]
+pub struct DocIdTable {
+    arena: DocnoArena,
+    spans: Vec<DocnoSpan>,
+}
+
+impl DocIdTable {
+    /// A table of `ids`, copied.
+    pub fn new(ids: &[&str]) -> Result<DocIdTable> {
+        let mut arena = DocnoArena::with_capacity(ids.iter().map(|d| d.len()).sum());
+        let spans = ids.iter().map(|d| arena.push(d)).collect::<Result<Vec<_>>>()?;
+        Ok(DocIdTable { arena, spans })
+    }
+
+    /// `count` ids joined by U+0000, taken as they are (no copy); `field` names them in errors.
+    pub fn from_joined(field: &str, joined: String, count: usize) -> Result<DocIdTable> {
+        let (arena, spans) = DocnoArena::from_joined(joined, count).map_err(|problem| Error::invalid(field, problem))?;
+        Ok(DocIdTable { arena, spans })
+    }
+
+    /// Number of ids.
+    pub fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// The id at `index`.
+    pub fn get(&self, index: usize) -> &str {
+        self.arena.get(self.spans[index])
+    }
+}
+
 /// One input's columns; `V` is a grade (qrels) or a score (run).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Columns<'a, V> {
     /// One id per query.
     pub query_ids: &'a [&'a str],
@@ -27,7 +64,7 @@ pub struct Columns<'a, V> {
     /// non-decreasing, ending at the number of rows.
     pub offsets: &'a [u32],
     /// The document-id table.
-    pub doc_ids: &'a [&'a str],
+    pub doc_ids: DocIdTable,
     /// Per row, the index of its document in `doc_ids`; `None`: `doc_ids` itself has one id per row.
     pub docs: Option<&'a [u32]>,
     /// Per row, its grade or score.
@@ -90,48 +127,48 @@ impl<V: Copy> Columns<'_, V> {
         if let Some(i) = self.query_ids.iter().position(|q| q.is_empty()) {
             return Err(Error::invalid(&format!("{field}.queryIds[{i}]"), "is empty: query ids must not be empty"));
         }
-        if let Some(i) = self.doc_ids.iter().position(|d| d.is_empty()) {
+        if let Some(i) = self.doc_ids.spans.iter().position(|d| d.is_empty()) {
             return Err(Error::invalid(&format!("{field}.docIds[{i}]"), "is empty: document ids must not be empty"));
         }
         Ok(())
     }
+}
 
-    /// Calls `row(query index, row, table index)` for every row, query by query.
-    fn for_each_row(&self, mut row: impl FnMut(usize, usize, usize)) {
-        for (q, range) in self.offsets.windows(2).enumerate() {
-            for r in range[0] as usize..range[1] as usize {
-                row(q, r, self.docs.map_or(r, |docs| docs[r] as usize));
-            }
+/// Calls `row(query index, row, table index)` for every row, query by query.
+fn for_each_row(offsets: &[u32], docs: Option<&[u32]>, mut row: impl FnMut(usize, usize, usize)) {
+    for (q, range) in offsets.windows(2).enumerate() {
+        for r in range[0] as usize..range[1] as usize {
+            row(q, r, docs.map_or(r, |docs| docs[r] as usize));
         }
     }
 }
 
 impl Qrels {
     /// Qrels from columns (module docs); `field` names them in errors.
-    pub fn from_columns(field: &str, columns: &QrelsColumns) -> Result<Qrels> {
+    pub fn from_columns(field: &str, columns: QrelsColumns) -> Result<Qrels> {
         columns.check(field, "grades")?;
-        let mut builder = QrelsBuilder::with_capacity(columns.doc_ids.iter().map(|d| d.len()).sum());
-        let spans = columns.doc_ids.iter().map(|d| builder.push_docno(d)).collect::<Result<Vec<_>>>()?;
-        let queries: Vec<usize> = columns.query_ids.iter().map(|q| builder.query(q)).collect();
-        columns.for_each_row(|q, r, d| builder.push_judgement(queries[q], spans[d], columns.values[r], 0));
+        let Columns { query_ids, offsets, doc_ids, docs, values } = columns;
+        let mut builder = QrelsBuilder::with_arena(doc_ids.arena);
+        let queries: Vec<usize> = query_ids.iter().map(|q| builder.query(q)).collect();
+        for_each_row(offsets, docs, |q, r, d| builder.push_judgement(queries[q], doc_ids.spans[d], values[r], 0));
         builder.build()
     }
 }
 
 impl Run {
     /// A run from columns (module docs); `field` names it in errors.
-    pub fn from_columns(field: &str, columns: &RunColumns, duplicates: DuplicatePolicy) -> Result<Run> {
+    pub fn from_columns(field: &str, columns: RunColumns, duplicates: DuplicatePolicy) -> Result<Run> {
         columns.check(field, "scores")?;
         if let Some(row) = columns.values.iter().position(|&s| check_score(s).is_err()) {
             return Err(Error::invalid(&format!("{field}.scores[{row}]"), format!("score {} is not finite", columns.values[row])));
         }
-        let mut builder = RunBuilder::with_capacity(columns.doc_ids.iter().map(|d| d.len()).sum(), duplicates);
-        let spans = columns.doc_ids.iter().map(|d| builder.push_docno(d)).collect::<Result<Vec<_>>>()?;
-        let queries: Vec<usize> = columns.query_ids.iter().map(|q| builder.query(q)).collect();
-        for (q, range) in columns.offsets.windows(2).enumerate() {
+        let Columns { query_ids, offsets, doc_ids, docs, values } = columns;
+        let mut builder = RunBuilder::with_arena(doc_ids.arena, duplicates);
+        let queries: Vec<usize> = query_ids.iter().map(|q| builder.query(q)).collect();
+        for (q, range) in offsets.windows(2).enumerate() {
             builder.reserve(queries[q], (range[1] - range[0]) as usize);
         }
-        columns.for_each_row(|q, r, d| builder.push_entry(queries[q], spans[d], columns.values[r], 0));
+        for_each_row(offsets, docs, |q, r, d| builder.push_entry(queries[q], doc_ids.spans[d], values[r], 0));
         builder.build()
     }
 }

@@ -150,12 +150,12 @@ impl QrelsBuilder {
         }
     }
 
-    /// Stores a document id once, for judgements that share it ([`QrelsBuilder::push_judgement`]).
-    pub(crate) fn push_docno(&mut self, docno: &str) -> Result<DocnoSpan> {
-        self.docnos.push(docno)
+    /// A builder whose judgements' document ids are already in `docnos` ([`QrelsBuilder::push_judgement`]).
+    pub(crate) fn with_arena(docnos: DocnoArena) -> Self {
+        QrelsBuilder { docnos, ..Default::default() }
     }
 
-    /// Appends a judgement to query `index` ([`QrelsBuilder::query`]); `docno` from [`QrelsBuilder::push_docno`].
+    /// Appends a judgement to query `index` ([`QrelsBuilder::query`]); `docno` lies in the builder's arena.
     #[inline]
     pub(crate) fn push_judgement(&mut self, index: usize, docno: DocnoSpan, grade: i64, line: u32) {
         let query = &mut self.queries[index];

@@ -176,12 +176,12 @@ impl RunBuilder {
         }
     }
 
-    /// Stores a document id once, for entries that share it ([`RunBuilder::push_entry`]).
-    pub(crate) fn push_docno(&mut self, docno: &str) -> Result<DocnoSpan> {
-        self.docnos.push(docno)
+    /// A builder whose entries' document ids are already in `docnos` ([`RunBuilder::push_entry`]).
+    pub(crate) fn with_arena(docnos: DocnoArena, duplicates: DuplicatePolicy) -> Self {
+        RunBuilder { docnos, duplicates, ..Default::default() }
     }
 
-    /// Appends an entry to query `index` ([`RunBuilder::query`]); `docno` comes from [`RunBuilder::push_docno`].
+    /// Appends an entry to query `index` ([`RunBuilder::query`]); `docno` lies in the builder's arena.
     #[inline]
     pub(crate) fn push_entry(&mut self, index: usize, docno: DocnoSpan, score: f64, line: u32) {
         let query = &mut self.queries[index];
