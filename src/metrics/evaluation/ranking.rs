@@ -86,7 +86,7 @@ impl Default for RankingOptions {
 pub struct RankingWorkspace {
     rel_of_entry: Vec<i64>,
     judgement_of_entry: Vec<u32>,
-    keyed: Vec<(u64, u32)>,
+    packed: Vec<u64>,
     order: Vec<u32>,
     judgements: JudgementTable,
 }
@@ -189,26 +189,35 @@ pub fn rank_query(
     workspace.order.clear();
     match options.ties {
         TiePolicy::TrecEval => {
-            // Sort integer keys (score bits ordered descending), then order each run of equal scores by docno
-            // descending: the same order as comparing (score, docno) pairs, with far fewer indirections.
-            workspace.keyed.clear();
-            workspace.keyed.extend(entries.iter().enumerate().map(|(i, e)| (descending_key(e.score), i as u32)));
-            workspace.keyed.sort_unstable();
-            let keyed = &mut workspace.keyed;
+            // One 64-bit word per entry: the score's descending key in the high bits, the entry's index in the low
+            // ones (a one-word comparison sorts about twice as fast as a (key, index) pair in wasm). Entries whose
+            // keys agree on the high bits — equal scores, or scores within a few ulps — come out side by side;
+            // each such group is re-sorted by (full key, docno descending): the order comparing (score, docno)
+            // pairs gives.
+            let index_bits = u64::BITS - (n as u64).leading_zeros();
+            let low = (1u64 << index_bits) - 1;
+            let packed = &mut workspace.packed;
+            packed.clear();
+            packed.extend(entries.iter().enumerate().map(|(i, e)| (descending_key(e.score) & !low) | i as u64));
+            packed.sort_unstable();
             let mut start = 0;
-            while start < keyed.len() {
+            while start < packed.len() {
+                let high = packed[start] & !low;
                 let mut end = start + 1;
-                while end < keyed.len() && keyed[end].0 == keyed[start].0 {
+                while end < packed.len() && packed[end] & !low == high {
                     end += 1;
                 }
                 if end - start > 1 {
-                    keyed[start..end].sort_unstable_by(|a, b| {
-                        run.docno_bytes(entries[b.1 as usize].docno).cmp(run.docno_bytes(entries[a.1 as usize].docno))
+                    packed[start..end].sort_unstable_by(|a, b| {
+                        let (a, b) = (&entries[(a & low) as usize], &entries[(b & low) as usize]);
+                        descending_key(a.score)
+                            .cmp(&descending_key(b.score))
+                            .then_with(|| run.docno_bytes(b.docno).cmp(run.docno_bytes(a.docno)))
                     });
                 }
                 start = end;
             }
-            workspace.order.extend(keyed.iter().map(|&(_, i)| i));
+            workspace.order.extend(packed.iter().map(|&p| (p & low) as u32));
         }
         // Entries are stored in input order already.
         TiePolicy::Input => workspace.order.extend(0..n as u32),
