@@ -6,7 +6,7 @@
 // objects `{qid: {docno: value}}`, `Map`s of either, query-major columns (ColumnarQrels / ColumnarRun, declared
 // in bindings/wasm/src/metrics.rs), or handles from parseQrels / parseRun (parse once, evaluate many times).
 // Text is parsed inside wasm in one call; objects are flattened here into columns and cross the boundary once;
-// columnar input crosses as its typed arrays and two joined id strings.
+// columnar input crosses as its typed arrays, the query ids joined and the document ids as one UTF-8 buffer.
 import * as wasm from "./wasm/rerankit.js";
 import type { ColumnarQrels, ColumnarRun } from "./wasm/rerankit.js";
 import { checkListLength, invalidArgument } from "./errors.js";
