@@ -7,12 +7,13 @@
 //   rerankit-wasm    the npm package in Node (import "rerankit"; build it first with `npm run build`)
 //   pytrec_eval      pytrec-eval-terrier (trec_eval's C code behind Python)
 //   ranx             ranx (numba; compiled on a warm-up call first)
-// each from in-memory objects ({qid: {docno: value}}: evaluation only) and end to end from the TREC files
+// each from in-memory objects ({qid: {docno: value}}: evaluation only; rerankit also from columns, its
+// ColumnarQrels / ColumnarRun, as the row rerankit-wasm-cols) and end to end from the TREC files
 // (read + parse + evaluate; for the two command-line programs, the whole process). Prints the times, where
 // rerankit's end-to-end time goes, the ratios against the goals (wasm ≥ 10× pytrec_eval and ≥ 3× ranx end to
 // end; native within 1.5× of trec_eval's time), and checks that the engines agree on the means (exit 1 if not).
 //
-//   node bench/metrics.mjs [--queries N] [--docs N] [--skip native,trec_eval,wasm,wasm-memory,python]
+//   node bench/metrics.mjs [--queries N] [--docs N] [--skip native,trec_eval,wasm,wasm-memory,wasm-columnar,python]
 //
 // trec_eval is fetched once (a pinned tarball, checked by sha256) and built with `make` into
 // ~/.cache/rerankit/trec_eval (RERANKIT_TREC_EVAL_DIR); where its host is unreachable, the error says where to
@@ -110,6 +111,48 @@ function nested(text, valueField) {
   return out;
 }
 
+/**
+ * Query-major columns (rerankit's ColumnarQrels / ColumnarRun) from TREC text: query ids, row offsets, each
+ * document id once in a table with a Uint32Array of per-row indices, and the values as `ValueArray` — what a caller
+ * holding its data in arrays hands over. Walks the lines in place, as `nested` does.
+ */
+function columnarFromText(text, valueField, valueKey, ValueArray) {
+  let lines = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
+  if (text.length > 0 && !text.endsWith("\n")) lines++;
+  const queryIds = [];
+  const offsets = [];
+  const docIds = [];
+  const table = new Map();
+  const docs = new Uint32Array(lines);
+  const values = new ValueArray(lines);
+  let row = 0;
+  let start = 0;
+  let previous;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    if (end > start) {
+      const f = text.slice(start, end).split(/\s+/);
+      if (f[0] !== previous) {
+        queryIds.push(f[0]);
+        offsets.push(row);
+        previous = f[0];
+      }
+      let d = table.get(f[2]);
+      if (d === undefined) {
+        d = docIds.push(f[2]) - 1;
+        table.set(f[2], d);
+      }
+      docs[row] = d;
+      values[row++] = Number(f[valueField]);
+    }
+    start = end + 1;
+  }
+  offsets.push(row);
+  return { queryIds, offsets: Uint32Array.from(offsets), docIds, docs: docs.subarray(0, row), [valueKey]: values.subarray(0, row) };
+}
+
 // ----------------------------------------------------------------------------------------------- engines
 
 function native(data) {
@@ -135,24 +178,15 @@ function native(data) {
 async function wasm(data) {
   // The built package's Node entry (bench/ is its own package, so "rerankit" does not resolve from here).
   const { evaluate, parseQrels, parseRun } = await import(pathToFileURL(path.join(root, "pkg", "dist", "node.js")).href);
-  // `--skip wasm-memory` leaves out the object path: at 10,000 × 1,000 building the 10M-entry objects keeps V8 in
-  // full collections for many minutes before rerankit is even called.
-  const inMemoryToo = !skip.has("wasm-memory");
-  const qrels = inMemoryToo ? nested(readFileSync(data.qrelsPath, "utf8"), 3) : null;
-  const run = inMemoryToo ? nested(readFileSync(data.runPath, "utf8"), 4) : null;
-  let inMemory = inMemoryToo ? Infinity : NaN;
+  // Each row is timed with only its own inputs alive: V8 marks every live object in a full collection, so the
+  // 10M-entry objects of the nested row would slow every other row's collections (evaluate builds the per-query
+  // result objects) by hundreds of milliseconds.
   let endToEnd = Infinity;
   let result;
   for (let i = 0; i < 3; i++) {
-    let t = performance.now();
-    const e = evaluate(readFileSync(data.qrelsPath), readFileSync(data.runPath), MEASURES);
+    const t = performance.now();
+    result = evaluate(readFileSync(data.qrelsPath), readFileSync(data.runPath), MEASURES);
     endToEnd = Math.min(endToEnd, performance.now() - t);
-    result = e;
-    if (!inMemoryToo) continue;
-    t = performance.now();
-    result = evaluate(qrels, run, MEASURES);
-    inMemory = Math.min(inMemory, performance.now() - t);
-    for (const m of MEASURES) if (Math.abs(e.aggregate[m] - result.aggregate[m]) > 1e-12) throw new Error(`wasm text/object mismatch on ${m}`);
   }
   // Where the end-to-end time goes: the same steps one at a time (the parse steps include copying the bytes into
   // the module's memory; evaluate includes shaping the result into JS objects). Best of 3 of each.
@@ -171,7 +205,35 @@ async function wasm(data) {
     parsedQrels.free();
     parsedRun.free();
   }
-  return { end_to_end_s: endToEnd / 1000, in_memory_s: inMemory / 1000, means: result.aggregate, split, note: "best of 3" };
+  // Columns are built from the files before the clock starts, as the objects are: evaluate(columns) then copies
+  // the typed arrays and the joined ids into wasm, builds the qrels and run, and evaluates.
+  let inMemoryColumnar = NaN;
+  if (!skip.has("wasm-columnar")) {
+    const qrels = columnarFromText(readFileSync(data.qrelsPath, "utf8"), 3, "grades", Int32Array);
+    const run = columnarFromText(readFileSync(data.runPath, "utf8"), 4, "scores", Float64Array);
+    inMemoryColumnar = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      const c = evaluate(qrels, run, MEASURES);
+      inMemoryColumnar = Math.min(inMemoryColumnar, performance.now() - t);
+      for (const m of MEASURES) if (!Object.is(result.aggregate[m], c.aggregate[m])) throw new Error(`wasm text/columns mismatch on ${m}`);
+    }
+  }
+  // `--skip wasm-memory` leaves out the object path: at 10,000 × 1,000 building the 10M-entry objects keeps V8 in
+  // full collections for many minutes before rerankit is even called.
+  let inMemory = NaN;
+  if (!skip.has("wasm-memory")) {
+    const qrels = nested(readFileSync(data.qrelsPath, "utf8"), 3);
+    const run = nested(readFileSync(data.runPath, "utf8"), 4);
+    inMemory = Infinity;
+    for (let i = 0; i < 3; i++) {
+      const t = performance.now();
+      const o = evaluate(qrels, run, MEASURES);
+      inMemory = Math.min(inMemory, performance.now() - t);
+      for (const m of MEASURES) if (Math.abs(result.aggregate[m] - o.aggregate[m]) > 1e-12) throw new Error(`wasm text/object mismatch on ${m}`);
+    }
+  }
+  return { end_to_end_s: endToEnd / 1000, in_memory_s: inMemory / 1000, in_memory_columnar_s: inMemoryColumnar / 1000, means: result.aggregate, split, note: "best of 3" };
 }
 
 // trec_eval's own C program, pinned to the release pytrec-eval-terrier compiles in (its setup.py fetches this same
@@ -285,8 +347,15 @@ if (!skip.has("python")) {
   done("ranx");
 }
 if (!skip.has("wasm")) {
-  results["rerankit-wasm"] = await wasm(data);
+  const w = await wasm(data);
+  const { in_memory_columnar_s, ...row } = w;
+  results["rerankit-wasm"] = row;
   done("rerankit-wasm");
+  if (!skip.has("wasm-columnar")) {
+    // the in-memory time from columns (ColumnarQrels / ColumnarRun): a row of its own, beside the objects' row
+    results["rerankit-wasm-cols"] = { in_memory_s: in_memory_columnar_s, end_to_end_s: NaN, means: w.means, note: "evaluate(columns), best of 3; means equal the text path's bit for bit" };
+    done("rerankit-wasm-cols");
+  }
 }
 const seconds = (s) => (Number.isFinite(s) ? s.toFixed(3) : "—");
 
@@ -308,6 +377,13 @@ for (const [a, b, goal] of [
   const goalText = goal === null ? "" : goal >= 1 ? `≥ ${goal}×` : `no more than ${(1 / goal).toFixed(1)}× the time`;
   const verdict = goal === null || Number.isNaN(e2e) ? "" : `  goal ${goalText} end to end: ${e2e >= goal ? "met" : "NOT met"}`;
   console.log(`  ${a} vs ${b}: end to end ${e2e.toFixed(2)}×, in memory ${mem.toFixed(1)}×${verdict}`);
+}
+if (results["rerankit-wasm-cols"]) {
+  for (const [b, goal] of [["pytrec_eval", 5], ["ranx", null]]) {
+    const mem = ratio("rerankit-wasm-cols", b, "in_memory_s");
+    if (Number.isNaN(mem)) continue;
+    console.log(`  rerankit-wasm from columns vs ${b}: in memory ${mem.toFixed(2)}×${goal === null ? "" : `  goal ≥ ${goal}× in memory: ${mem >= goal ? "met" : "NOT met"}`}`);
+  }
 }
 
 // Agreement on the means, against pytrec_eval's full-precision means: trec_eval and rerankit-eval print 4 decimals,

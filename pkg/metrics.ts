@@ -3,11 +3,13 @@
 // function per measure, the formula in its doc comment).
 //
 // Inputs: TREC text (string or bytes: `qid iter docno grade` / `qid Q0 docno rank score tag`), ranx-shaped
-// objects `{qid: {docno: value}}`, `Map`s of either, or handles from parseQrels / parseRun (parse once,
-// evaluate many times). Text is parsed inside wasm in one call; objects are flattened here into columns and
-// cross the boundary once.
+// objects `{qid: {docno: value}}`, `Map`s of either, query-major columns (ColumnarQrels / ColumnarRun, declared
+// in bindings/wasm/src/metrics.rs), or handles from parseQrels / parseRun (parse once, evaluate many times).
+// Text is parsed inside wasm in one call; objects are flattened here into columns and cross the boundary once;
+// columnar input crosses as its typed arrays, the query ids joined and the document ids as one UTF-8 buffer.
 import * as wasm from "./wasm/rerankit.js";
-import { invalidArgument } from "./errors.js";
+import type { ColumnarQrels, ColumnarRun } from "./wasm/rerankit.js";
+import { checkListLength, invalidArgument } from "./errors.js";
 import { OwnedWasm, notMadeByRerankit } from "./runtime.js";
 
 /** Parsed relevance judgements (reusable across evaluate calls). */
@@ -71,10 +73,12 @@ export type NestedScores =
   | Record<string, Record<string, number>>
   | Map<string, Map<string, number> | Record<string, number>>;
 
-/** Qrels: TREC text, its bytes, a ranx-shaped `{qid: {docno: grade}}`, or parseQrels' result. */
-export type QrelsInput = string | Uint8Array | NestedScores | ParsedQrels;
-/** A run: TREC text, its bytes, a ranx-shaped `{qid: {docno: score}}`, or parseRun's result. */
-export type RunInput = string | Uint8Array | NestedScores | ParsedRun;
+export type { ColumnarQrels, ColumnarRun } from "./wasm/rerankit.js";
+
+/** Qrels: TREC text, its bytes, a ranx-shaped `{qid: {docno: grade}}`, columns, or parseQrels' result. */
+export type QrelsInput = string | Uint8Array | NestedScores | ColumnarQrels | ParsedQrels;
+/** A run: TREC text, its bytes, a ranx-shaped `{qid: {docno: score}}`, columns, or parseRun's result. */
+export type RunInput = string | Uint8Array | NestedScores | ColumnarRun | ParsedRun;
 
 /** Options of `evaluate` (trec_eval's command-line options by name). */
 export interface EvaluateOptions {
@@ -151,6 +155,65 @@ export function parseRun(text: string | Uint8Array, options: { keepFirstDuplicat
   return new ParsedRun(wasm.metricsParseRun(bytes(text, "run"), options));
 }
 
+/**
+ * Qrels from query-major columns ({@link ColumnarQrels}), kept for many evaluate calls as parseQrels' result is.
+ * Bad columns are `INVALID_ARGUMENT` naming the field (`qrels.offsets[3]: …`).
+ */
+export function qrelsFromColumns(columns: ColumnarQrels): ParsedQrels {
+  return new ParsedQrels(columnarQrels(columns, "qrels"));
+}
+
+/**
+ * A run from query-major columns ({@link ColumnarRun}), kept for many evaluate calls as parseRun's result is. A
+ * document twice in one query is an error unless keepFirstDuplicate.
+ */
+export function runFromColumns(columns: ColumnarRun, options: { keepFirstDuplicate?: boolean } = {}): ParsedRun {
+  return new ParsedRun(columnarRun(columns, "run", options?.keepFirstDuplicate === true));
+}
+
+/**
+ * Whether `input` is meant as columns: its `queryIds` is an array or its `offsets` a typed array, neither of which
+ * `{qid: {docno: value}}` can hold (a query's documents are an object), so no nested input is read as columns.
+ */
+function isColumnar(input: object): boolean {
+  if (input instanceof Map) return false;
+  const record = input as Record<string, unknown>;
+  return Array.isArray(record.queryIds) || ArrayBuffer.isView(record.offsets);
+}
+
+/** `ids` (a column of strings) joined by U+0000, the form the wasm call splits. */
+function joinedIds(ids: unknown, field: string): [string, number] {
+  if (!Array.isArray(ids)) return invalidArgument(field, `expected an array of strings, got ${ids === null ? "null" : typeof ids}`);
+  checkListLength(ids, field);
+  for (let i = 0; i < ids.length; i++) {
+    if (typeof ids[i] !== "string") invalidArgument(`${field}[${i}]`, `expected a string, got ${ids[i] === null ? "null" : typeof ids[i]}`);
+  }
+  return [ids.join("\0"), ids.length];
+}
+
+/**
+ * The document ids as UTF-8 bytes: TextEncoder writes millions of ids faster than wasm-bindgen's string copy,
+ * which walks an ASCII string one character at a time in JavaScript.
+ */
+function joinedIdBytes(ids: unknown, field: string): [Uint8Array, number] {
+  const [joined, count] = joinedIds(ids, field);
+  return [encoder.encode(joined), count];
+}
+
+function columnarQrels(columns: ColumnarQrels, field: string): wasm.MetricsQrels {
+  if (columns === null || typeof columns !== "object") invalidArgument(field, "expected columns {queryIds, offsets, docIds, docs, grades}");
+  const [queryIds, numQueries] = joinedIds(columns.queryIds, `${field}.queryIds`);
+  const [docIds, numDocs] = joinedIdBytes(columns.docIds, `${field}.docIds`);
+  return wasm.metricsQrelsFromColumnar(field, columns, queryIds, numQueries, docIds, numDocs);
+}
+
+function columnarRun(columns: ColumnarRun, field: string, keepFirst: boolean): wasm.MetricsRun {
+  if (columns === null || typeof columns !== "object") invalidArgument(field, "expected columns {queryIds, offsets, docIds, docs, scores}");
+  const [queryIds, numQueries] = joinedIds(columns.queryIds, `${field}.queryIds`);
+  const [docIds, numDocs] = joinedIdBytes(columns.docIds, `${field}.docIds`);
+  return wasm.metricsRunFromColumnar(field, columns, queryIds, numQueries, docIds, numDocs, keepFirst);
+}
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
@@ -222,10 +285,11 @@ export function qrelsHandle(input: QrelsInput): [ParsedQrels, boolean] {
   if (input instanceof ParsedQrels) return [input, false];
   if (typeof input === "string" || input instanceof Uint8Array) return [parseQrels(input), true];
   if (input !== null && typeof input === "object") {
+    if (isColumnar(input)) return [new ParsedQrels(columnarQrels(input as ColumnarQrels, "qrels")), true];
     const c = columns(input, "qrels");
     return [new ParsedQrels(wasm.metricsQrelsFromColumns(c.qids, c.counts, c.docnos, c.values)), true];
   }
-  return invalidArgument("qrels", "expected TREC text, {qid: {docno: grade}}, a Map, or parseQrels()");
+  return invalidArgument("qrels", "expected TREC text, {qid: {docno: grade}}, a Map, columns, or parseQrels()");
 }
 
 /** @internal Run input → a handle, and whether this call owns it. */
@@ -235,10 +299,11 @@ export function runHandle(input: RunInput, field: string, keepFirst: boolean): [
     return [new ParsedRun(wasm.metricsParseRun(bytes(input, field), { keepFirstDuplicate: keepFirst })), true];
   }
   if (input !== null && typeof input === "object") {
+    if (isColumnar(input)) return [new ParsedRun(columnarRun(input as ColumnarRun, field, keepFirst)), true];
     const c = columns(input, field);
     return [new ParsedRun(wasm.metricsRunFromColumns(c.qids, c.counts, c.docnos, c.values, keepFirst)), true];
   }
-  return invalidArgument(field, "expected TREC text, {qid: {docno: score}}, a Map, or parseRun()");
+  return invalidArgument(field, "expected TREC text, {qid: {docno: score}}, a Map, columns, or parseRun()");
 }
 
 interface RawEvaluation {

@@ -185,6 +185,19 @@ fn ties_break_by_docno_descending_or_input_order() {
 }
 
 #[test]
+fn scores_a_few_ulps_apart_rank_by_score_and_equal_scores_by_docno() {
+    // the sort packs each entry's index into the low bits of its score's key: scores that agree on the high bits
+    // must still come out by full score, then docno descending
+    let x = 0.5f64;
+    let up = |v: f64| f64::from_bits(v.to_bits() + 1);
+    let qrels = "q 0 a 1\nq 0 b 2\nq 0 c 3\nq 0 d 0\nq 0 e 4\n";
+    let scores = [("a", x), ("b", up(x)), ("c", x), ("d", up(up(x))), ("e", -x)];
+    let run: String = scores.iter().enumerate().map(|(i, (d, s))| format!("q Q0 {d} {} {s:e} r\n", i + 1)).collect();
+    let e = evaluate_text(qrels, &run, &["relstring"], &EvalOptions::default()).unwrap();
+    assert_eq!(e.per_query[0].values[0], Value::Text("02314".into()));
+}
+
+#[test]
 fn relevance_level_and_max_results() {
     let options = EvalOptions { ranking: RankingOptions { relevance_level: 2, ..Default::default() }, ..Default::default() };
     let e = evaluate_text(QRELS, RUN, &["num_rel", "num_rel_ret"], &options).unwrap();

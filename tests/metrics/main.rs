@@ -13,3 +13,4 @@ mod judged_only;
 mod dialects;
 mod measure_names;
 mod ranx_evaluate_tests;
+mod columnar;

@@ -1,14 +1,16 @@
 //! Bindings for the retrieval metrics (wrapped by pkg/metrics.ts).
 //!
-//! Inputs cross the boundary in bulk, never entry by entry: TREC text as bytes (parsed here), or the ranx
+//! Inputs cross the boundary in bulk, never entry by entry: TREC text as bytes (parsed here), the ranx
 //! shape flattened by the wrapper into columns (qids, entries per qid, docnos joined by U+0000, values as a
-//! `Float64Array`). Parsed inputs stay here as `MetricsQrels` / `MetricsRun` handles that can be evaluated many
+//! `Float64Array`), or the caller's own columns (`ColumnarQrels` / `ColumnarRun`: typed arrays copied as they
+//! are, ids joined by U+0000 by the wrapper). Parsed inputs stay here as `MetricsQrels` / `MetricsRun` handles that can be evaluated many
 //! times. Results go back as columns too (a `Float64Array` of per-query values), which the wrapper turns into
 //! `{aggregate, perQuery}`.
 
-use super::convert::{read_options, to_json};
+use super::convert::{js_type, read_options, to_json};
 use super::errors::{js, JsResult};
 use rerankit::metrics::comparison::compare_runs;
+use rerankit::metrics::inputs::columns::{DocIdTable, QrelsColumns, RunColumns};
 use rerankit::metrics::inputs::qrels::QrelsBuilder;
 use rerankit::metrics::inputs::run::RunBuilder;
 use rerankit::metrics::trec_cli::{run_trec_eval, TrecEvalArgs};
@@ -16,7 +18,7 @@ use rerankit::metrics::{
     evaluate, inputs::run::RunParseOptions, DuplicatePolicy, EvalOptions, EvaluateOptions, MeasureRequest, Qrels, Run, Value as MetricValue,
 };
 use rerankit::{Error, Result};
-use js_sys::{Array, Float64Array, Object, Reflect};
+use js_sys::{Array, Float32Array, Float64Array, Int32Array, Object, Reflect, Uint32Array};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
@@ -157,6 +159,161 @@ pub fn metrics_run_from_columns(
         let mut builder = RunBuilder::with_capacity(docnos.len(), DuplicatePolicy::keeping_first(keep_first_duplicate));
         for_each_column_entry("run", qids, counts, docnos, scores, |qid, docno, score| builder.add(qid, docno, score))?;
         Ok(MetricsRun { inner: builder.build()? })
+    })())
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const COLUMNAR_TYPES: &'static str = r#"
+/**
+ * Qrels as query-major columns (src/metrics/inputs/columns.rs): the in-memory form for large collections, where
+ * `{qid: {docno: grade}}` would cost one JavaScript object per judgement. Query `i`'s judgements are the rows
+ * `offsets[i]` to `offsets[i + 1] - 1`; row `r` judges document `docIds[docs[r]]` with grade `grades[r]`.
+ */
+export interface ColumnarQrels {
+  /** One id per query (a query listed twice has its rows joined). */
+  queryIds: string[];
+  /** `queryIds.length + 1` row offsets: 0 first, never decreasing, the number of rows last. */
+  offsets: Uint32Array;
+  /** The document-id table; each id once, however many queries judge it (repeats are allowed). */
+  docIds: string[];
+  /** Per row, the index of its document in `docIds`; leave it out when `docIds` has one id per row. */
+  docs?: Uint32Array;
+  /** Per row, the grade (negative: in the pool but unjudged, as in TREC qrels). */
+  grades: Int32Array;
+}
+/**
+ * A run as query-major columns (src/metrics/inputs/columns.rs): the in-memory form for large runs, where
+ * `{qid: {docno: score}}` would cost one JavaScript object per entry. Query `i`'s results are the rows
+ * `offsets[i]` to `offsets[i + 1] - 1`, in the order the "input" tie policy keeps; row `r` retrieves document
+ * `docIds[docs[r]]` with score `scores[r]`.
+ */
+export interface ColumnarRun {
+  /** One id per query (a query listed twice has its rows joined). */
+  queryIds: string[];
+  /** `queryIds.length + 1` row offsets: 0 first, never decreasing, the number of rows last. */
+  offsets: Uint32Array;
+  /** The document-id table; each id once, however many queries retrieve it (repeats are allowed). */
+  docIds: string[];
+  /** Per row, the index of its document in `docIds`; leave it out when `docIds` has one id per row. */
+  docs?: Uint32Array;
+  /** Per row, the score: finite; a Float32Array's values are widened to doubles exactly. */
+  scores: Float64Array | Float32Array;
+}
+"#;
+
+/// `columns[key]`, read through a catching call (a getter or Proxy that throws is `field.key`'s error).
+fn member(field: &str, columns: &JsValue, key: &str) -> Result<JsValue> {
+    Reflect::get(columns, &JsValue::from_str(key))
+        .map_err(|_| Error::invalid(&format!("{field}.{key}"), "reading it threw"))
+}
+
+/// What a value is, for messages: a typed array by its class (`an Int32Array`), else as [`js_type`] says.
+fn described(value: &JsValue) -> String {
+    if js_sys::ArrayBuffer::is_view(value) {
+        let name = String::from(value.unchecked_ref::<Object>().constructor().name());
+        return format!("{} {name}", if name.starts_with("Int") { "an" } else { "a" });
+    }
+    js_type(value).to_string()
+}
+
+/// `columns[key]` as the typed array `T` (`None` when absent and `optional`).
+fn typed_array<T: JsCast>(field: &str, columns: &JsValue, key: &str, expected: &str, optional: bool) -> Result<Option<T>> {
+    let value = member(field, columns, key)?;
+    if optional && value.is_undefined() {
+        return Ok(None);
+    }
+    value
+        .dyn_into::<T>()
+        .map(Some)
+        .map_err(|other| Error::invalid(&format!("{field}.{key}"), format!("expected {expected}, got {}", described(&other))))
+}
+
+/// Ids the wrapper joined with U+0000 (`count` of them), split again.
+fn split_ids<'a>(field: &str, key: &str, joined: &'a str, count: usize) -> Result<Vec<&'a str>> {
+    let mut ids = Vec::with_capacity(count);
+    if count > 0 {
+        ids.extend(joined.split('\0'));
+    }
+    if ids.len() != count {
+        return Err(Error::invalid(&format!("{field}.{key}"), "ids must not contain U+0000"));
+    }
+    Ok(ids)
+}
+
+/// The ids, offsets and docs of a columnar input; the values column is read by the caller.
+struct ColumnarParts<'a> {
+    query_ids: Vec<&'a str>,
+    doc_ids: DocIdTable,
+    offsets: Vec<u32>,
+    docs: Option<Vec<u32>>,
+}
+
+fn columnar_parts<'a>(field: &str, columns: &JsValue, query_ids: &'a str, num_queries: usize, doc_ids: Vec<u8>, num_docs: usize) -> Result<ColumnarParts<'a>> {
+    let doc_ids = String::from_utf8(doc_ids).map_err(|_| Error::invalid(&format!("{field}.docIds"), "is not UTF-8 text"))?;
+    let offsets = typed_array::<Uint32Array>(field, columns, "offsets", "a Uint32Array", false)?.expect("required");
+    let docs = typed_array::<Uint32Array>(field, columns, "docs", "a Uint32Array (or nothing)", true)?;
+    Ok(ColumnarParts {
+        query_ids: split_ids(field, "queryIds", query_ids, num_queries)?,
+        doc_ids: DocIdTable::from_joined(&format!("{field}.docIds"), doc_ids, num_docs)?,
+        offsets: offsets.to_vec(),
+        docs: docs.map(|d| d.to_vec()),
+    })
+}
+
+/// Qrels from a `ColumnarQrels` (the wrapper has checked and joined its ids: `queryIds`, and `docIds` as UTF-8).
+#[wasm_bindgen(js_name = metricsQrelsFromColumnar)]
+pub fn metrics_qrels_from_columnar(
+    field: &str,
+    columns: JsValue,
+    query_ids: &str,
+    num_queries: usize,
+    doc_ids: Vec<u8>,
+    num_docs: usize,
+) -> JsResult<MetricsQrels> {
+    js((|| {
+        let parts = columnar_parts(field, &columns, query_ids, num_queries, doc_ids, num_docs)?;
+        let grades = typed_array::<Int32Array>(field, &columns, "grades", "an Int32Array", false)?.expect("required");
+        let grades: Vec<i64> = grades.to_vec().into_iter().map(i64::from).collect();
+        let columns = QrelsColumns {
+            query_ids: &parts.query_ids,
+            offsets: &parts.offsets,
+            doc_ids: parts.doc_ids,
+            docs: parts.docs.as_deref(),
+            values: &grades,
+        };
+        Ok(MetricsQrels { inner: Qrels::from_columns(field, columns)? })
+    })())
+}
+
+/// A run from a `ColumnarRun` (the wrapper has checked and joined its ids: `queryIds`, and `docIds` as UTF-8).
+#[wasm_bindgen(js_name = metricsRunFromColumnar)]
+pub fn metrics_run_from_columnar(
+    field: &str,
+    columns: JsValue,
+    query_ids: &str,
+    num_queries: usize,
+    doc_ids: Vec<u8>,
+    num_docs: usize,
+    keep_first_duplicate: bool,
+) -> JsResult<MetricsRun> {
+    js((|| {
+        let parts = columnar_parts(field, &columns, query_ids, num_queries, doc_ids, num_docs)?;
+        let scores = member(field, &columns, "scores")?;
+        let scores: Vec<f64> = if let Some(doubles) = scores.dyn_ref::<Float64Array>() {
+            doubles.to_vec()
+        } else if let Some(floats) = scores.dyn_ref::<Float32Array>() {
+            floats.to_vec().into_iter().map(f64::from).collect()
+        } else {
+            return Err(Error::invalid(&format!("{field}.scores"), format!("expected a Float64Array or a Float32Array, got {}", described(&scores))));
+        };
+        let columns = RunColumns {
+            query_ids: &parts.query_ids,
+            offsets: &parts.offsets,
+            doc_ids: parts.doc_ids,
+            docs: parts.docs.as_deref(),
+            values: &scores,
+        };
+        Ok(MetricsRun { inner: Run::from_columns(field, columns, DuplicatePolicy::keeping_first(keep_first_duplicate))? })
     })())
 }
 

@@ -132,19 +132,35 @@ impl QrelsBuilder {
         if qid.is_empty() || docno.is_empty() {
             return Err(Error::invalid("qrels", "query and document ids must not be empty"));
         }
-        let index = match self.query_index.get(qid) {
+        let index = self.query(qid);
+        let span = self.docnos.push(docno)?;
+        self.push_judgement(index, span, grade, line);
+        Ok(())
+    }
+
+    /// The index of `qid`'s judgements, a new empty query if it has none yet.
+    pub(crate) fn query(&mut self, qid: &str) -> usize {
+        match self.query_index.get(qid) {
             Some(&index) => index,
             None => {
                 self.queries.push(QueryQrels { qid: qid.to_string(), judgements: Vec::new(), grade_counts: Vec::new() });
                 self.query_index.insert(qid.into(), self.queries.len() - 1);
                 self.queries.len() - 1
             }
-        };
+        }
+    }
+
+    /// A builder whose judgements' document ids are already in `docnos` ([`QrelsBuilder::push_judgement`]).
+    pub(crate) fn with_arena(docnos: DocnoArena) -> Self {
+        QrelsBuilder { docnos, ..Default::default() }
+    }
+
+    /// Appends a judgement to query `index` ([`QrelsBuilder::query`]); `docno` lies in the builder's arena.
+    #[inline]
+    pub(crate) fn push_judgement(&mut self, index: usize, docno: DocnoSpan, grade: i64, line: u32) {
         let query = &mut self.queries[index];
         let input_position = query.judgements.len() as u32;
-        let span = self.docnos.push(docno)?;
-        query.judgements.push(Judgement { docno: span, grade, input_position, line });
-        Ok(())
+        query.judgements.push(Judgement { docno, grade, input_position, line });
     }
 
     /// Sorts every query's judgements by docno, refuses a document judged twice for one query (as trec_eval

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::docno_arena::{DocnoArena, DocnoSpan};
+use super::docno_arena::{docno_hash, DocnoArena, DocnoSpan};
 use crate::error::{Error, Result};
 
 /// Options of `parseRun(text, {keepFirstDuplicate})`.
@@ -156,21 +156,42 @@ impl RunBuilder {
         }
         let index = match self.last_query {
             Some(last) if self.queries[last].qid == qid => last,
-            _ => match self.query_index.get(qid) {
-                Some(&index) => index,
-                None => {
-                    self.queries.push(QueryRun { qid: qid.to_string(), entries: Vec::new() });
-                    self.query_index.insert(qid.into(), self.queries.len() - 1);
-                    self.queries.len() - 1
-                }
-            },
+            _ => self.query(qid),
         };
         self.last_query = Some(index);
+        let span = self.docnos.push(docno)?;
+        self.push_entry(index, span, score, line);
+        Ok(())
+    }
+
+    /// The index of `qid`'s results, a new empty query if it has none yet.
+    pub(crate) fn query(&mut self, qid: &str) -> usize {
+        match self.query_index.get(qid) {
+            Some(&index) => index,
+            None => {
+                self.queries.push(QueryRun { qid: qid.to_string(), entries: Vec::new() });
+                self.query_index.insert(qid.into(), self.queries.len() - 1);
+                self.queries.len() - 1
+            }
+        }
+    }
+
+    /// A builder whose entries' document ids are already in `docnos` ([`RunBuilder::push_entry`]).
+    pub(crate) fn with_arena(docnos: DocnoArena, duplicates: DuplicatePolicy) -> Self {
+        RunBuilder { docnos, duplicates, ..Default::default() }
+    }
+
+    /// Appends an entry to query `index` ([`RunBuilder::query`]); `docno` lies in the builder's arena.
+    #[inline]
+    pub(crate) fn push_entry(&mut self, index: usize, docno: DocnoSpan, score: f64, line: u32) {
         let query = &mut self.queries[index];
         let input_position = query.entries.len() as u32;
-        let span = self.docnos.push(docno)?;
-        query.entries.push(RunEntry { docno: span, score, input_position, line });
-        Ok(())
+        query.entries.push(RunEntry { docno, score, input_position, line });
+    }
+
+    /// Room for `additional` more entries in query `index`.
+    pub(crate) fn reserve(&mut self, index: usize, additional: usize) {
+        self.queries[index].entries.reserve(additional);
     }
 
     /// Applies the duplicate policy to every query and sorts queries by qid.
@@ -221,15 +242,6 @@ impl RunBuilder {
 #[derive(Debug, Default)]
 struct DocnoSet {
     slots: Vec<u32>,
-}
-
-/// FNV-1a over the docno's bytes.
-fn docno_hash(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash = (hash ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
 }
 
 impl DocnoSet {
