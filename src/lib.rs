@@ -3,6 +3,7 @@
 //! Rerank and evaluate search results wherever JavaScript runs. The core modules are plain Rust with no JS in
 //! them; the JavaScript bindings are a crate of their own (bindings/wasm).
 //!
+//! - [`byte_order_mark`]: the one rule for a leading byte-order mark in text a user hands in.
 //! - [`document`]: Haystack's Document / Span / Answer / Label / MultiLabel schema with compatible ids.
 //! - [`error`]: the one error type, with stable codes.
 //! - [`metrics`]: trec_eval-exact retrieval metrics.
@@ -11,6 +12,7 @@
 //! - [`rankers`]: recentness, lost-in-the-middle, diversity, rank fusion, adaptive weight.
 //! - [`stable_sort`]: `sort_by` with one instance per element type (wasm size).
 
+pub mod byte_order_mark;
 pub mod document;
 pub mod error;
 #[cfg(feature = "cpu")]

@@ -73,3 +73,17 @@ fn bad_records_and_missing_keys_become_item_errors() {
     let agg = agent::aggregate(&results, &[]);
     assert_eq!(agg["micro"]["number_of_error_samples"], json!(4));
 }
+
+/// A leading byte-order mark is dropped (src/byte_order_mark.rs, the rule TREC text follows too), in JSON, YAML
+/// and JSONL alike.
+#[test]
+fn a_byte_order_mark_is_dropped_once() {
+    for text in ["[{\"template_id\": 1, \"questions\": []}]", "- template_id: 1\n  questions: []\n"] {
+        let plain = agent::input::parse_document(text, "reference").unwrap();
+        assert_eq!(agent::input::parse_document(&format!("\u{feff}{text}"), "reference").unwrap(), plain);
+    }
+    let jsonl = "{\"question_id\": \"q1\", \"response\": \"a\"}\n{\"question_id\": \"q2\", \"response\": \"b\"}\n";
+    let plain = Responses::parse(jsonl).unwrap();
+    let marked = Responses::parse(&format!("\u{feff}{jsonl}")).unwrap();
+    assert_eq!(format!("{marked:?}"), format!("{plain:?}"));
+}

@@ -1,12 +1,13 @@
 //! Reading the inputs: reference datasets (YAML or JSON) and target responses (JSON object keyed by question
 //! id, JSON list, JSONL, or YAML).
 
+use crate::byte_order_mark::without_bom;
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
 
 /// Parses YAML or JSON text (JSON is YAML, but JSON is tried first for exact numbers and speed).
 pub fn parse_document(text: &str, what: &str) -> Result<Value> {
-    let trimmed = text.trim_start_matches('\u{feff}');
+    let trimmed = without_bom(text);
     if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
         return Ok(v);
     }
@@ -75,7 +76,7 @@ impl Responses {
 
     /// From text: JSON (object or list), YAML, or JSONL (one record a line; a bad line is a problem, not an error).
     pub fn parse(text: &str) -> Result<Responses> {
-        let trimmed = text.trim_start_matches('\u{feff}');
+        let trimmed = without_bom(text);
         if let Ok(v) = serde_json::from_str::<Value>(trimmed) {
             return Ok(Responses::from_value(v));
         }

@@ -6,13 +6,14 @@
 //! | run | `qid Q0 docno rank score tag` (6 fields or more; further fields ignored, as trec_eval does) | [`Run`] |
 //! | intent qrels | `qid subtopic docno grade` (exactly 4 fields) | [`IntentQrels`] |
 //!
-//! The rules they share are written once here: a leading byte-order mark is dropped ([`without_bom`]); lines
+//! The rules they share are written once here: a leading byte-order mark is dropped ([`without_bom`], the crate's one rule); lines
 //! are split in one pass over the bytes ([`field_lines`]): fields are separated by ASCII whitespace, lines by
 //! `\n` (a trailing `\r` is whitespace); blank lines and lines whose first non-blank character is `#` are
 //! skipped (trec_eval 10.0's comment lines); a line with the wrong number of fields or a grade that is not an
 //! integer is a `PARSE` error naming the format and the line ([`records`], [`grade`]); bytes that are not UTF-8
 //! are an error naming the line and byte ([`utf8_text`]).
 
+use crate::byte_order_mark::without_bom;
 use crate::error::{Error, Result};
 use crate::metrics::inputs::intent_qrels::{IntentQrels, IntentQrelsBuilder};
 use crate::metrics::inputs::qrels::{Qrels, QrelsBuilder};
@@ -96,13 +97,6 @@ impl IntentQrels {
         }
         builder.build()
     }
-}
-
-/// The text without a leading UTF-8 byte-order mark (qrels, runs and intent qrels alike). trec_eval would read the
-/// mark as part of the first qid (and then refuse the file or misjudge the query); editors on Windows write one, and
-/// no qid starts with U+FEFF.
-pub(crate) fn without_bom(text: &str) -> &str {
-    text.strip_prefix('\u{feff}').unwrap_or(text)
 }
 
 /// ASCII whitespace other than the line feed.
