@@ -6,8 +6,8 @@
 //! [`NOT_IN_POOL`] for a document absent from the qrels, or [`UNJUDGED_IN_POOL`] for one judged with a
 //! negative grade.
 
-use crate::metrics::inputs::docno_arena::docno_hash;
-use crate::metrics::inputs::qrels::{Judgement, Qrels, QueryQrels};
+use crate::metrics::inputs::docno_arena::DocnoIndex;
+use crate::metrics::inputs::qrels::{Qrels, QueryQrels};
 use crate::metrics::inputs::run::{QueryRun, Run};
 
 /// Relevance value of a retrieved document that the qrels do not mention (trec_eval `RELVALUE_NONPOOL`).
@@ -88,54 +88,8 @@ pub struct RankingWorkspace {
     judgement_of_entry: Vec<u32>,
     packed: Vec<u64>,
     order: Vec<u32>,
-    judgements: JudgementTable,
+    judgements: DocnoIndex,
 }
-
-/// One query's judgements by docno: open addressing over `(hash, judgement index)` slots. A run retrieves far
-/// more documents than the qrels judge, so most look-ups end at an empty slot after one hash of the docno, where
-/// a binary search over the docno-sorted judgements compared strings log2(judgements) times.
-#[derive(Debug, Default)]
-struct JudgementTable {
-    slots: Vec<(u32, u32)>,
-}
-
-impl JudgementTable {
-    const EMPTY: u32 = u32::MAX;
-
-    fn fill(&mut self, qrels: &Qrels, judgements: &[Judgement]) {
-        let capacity = (judgements.len() * 2).next_power_of_two().max(16);
-        self.slots.clear();
-        self.slots.resize(capacity, (0, Self::EMPTY));
-        let mask = capacity - 1;
-        for (j, judgement) in judgements.iter().enumerate() {
-            let hash = docno_hash(qrels.docno_bytes(judgement.docno));
-            let mut slot = hash as usize & mask;
-            while self.slots[slot].1 != Self::EMPTY {
-                slot = (slot + 1) & mask;
-            }
-            self.slots[slot] = (hash, j as u32);
-        }
-    }
-
-    /// The index among `judgements` (those [`JudgementTable::fill`] was given) of the one for `docno`.
-    #[inline]
-    fn find(&self, qrels: &Qrels, judgements: &[Judgement], docno: &[u8]) -> Option<usize> {
-        let hash = docno_hash(docno);
-        let mask = self.slots.len() - 1;
-        let mut slot = hash as usize & mask;
-        loop {
-            let (slot_hash, j) = self.slots[slot];
-            if j == Self::EMPTY {
-                return None;
-            }
-            if slot_hash == hash && qrels.docno_bytes(judgements[j as usize].docno) == docno {
-                return Some(j as usize);
-            }
-            slot = (slot + 1) & mask;
-        }
-    }
-}
-
 
 /// A key whose ascending order is the score's descending order (−0 and +0 equal, as C's `>` sees them).
 #[inline]
@@ -165,9 +119,14 @@ pub fn rank_query(
     match judged {
         Some((qrels, query_qrels)) => {
             let judgements = &query_qrels.judgements;
-            workspace.judgements.fill(qrels, judgements);
+            // (a query's judgements name each document once: the qrels refuse a second)
+            let docno_of = |j: u32| qrels.docno_bytes(judgements[j as usize].docno);
+            workspace.judgements.reset(judgements.len());
+            for (j, judgement) in judgements.iter().enumerate() {
+                workspace.judgements.insert(j as u32, qrels.docno_bytes(judgement.docno), docno_of);
+            }
             for entry in entries {
-                match workspace.judgements.find(qrels, judgements, run.docno_bytes(entry.docno)) {
+                match workspace.judgements.find(run.docno_bytes(entry.docno), docno_of).map(|j| j as usize) {
                     Some(j) => {
                         let grade = judgements[j].grade;
                         workspace.rel_of_entry.push(if grade < 0 { UNJUDGED_IN_POOL } else { grade });

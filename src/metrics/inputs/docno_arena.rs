@@ -77,10 +77,66 @@ impl DocnoArena {
     }
 }
 
-/// A docno's hash for the hash tables that find documents by id, eight bytes at a time (the high half of a
-/// multiply, so that the low bits that pick a slot mix every byte).
+/// Item indices keyed by the items' docnos: one query's judgements (to judge a run's entries) or one query's run
+/// entries (to find documents listed twice). Open addressing with linear probing; each slot keeps the docno's hash
+/// beside the index, so most probes end without comparing strings. Reset and reused from query to query.
+#[derive(Debug, Default)]
+pub(crate) struct DocnoIndex {
+    slots: Vec<(u32, u32)>,
+}
+
+impl DocnoIndex {
+    const EMPTY: u32 = u32::MAX;
+
+    /// Empties the table and sizes it for up to `items` indices.
+    pub(crate) fn reset(&mut self, items: usize) {
+        let capacity = (items * 2).next_power_of_two().max(16);
+        self.slots.clear();
+        self.slots.resize(capacity, (0, Self::EMPTY));
+    }
+
+    /// Adds `index` under `docno`; when an index with an equal docno is there already, adds nothing and returns it.
+    #[inline]
+    pub(crate) fn insert<'a>(&mut self, index: u32, docno: &[u8], docno_of: impl Fn(u32) -> &'a [u8]) -> Option<u32> {
+        let hash = docno_hash(docno);
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            let (slot_hash, i) = self.slots[slot];
+            if i == Self::EMPTY {
+                self.slots[slot] = (hash, index);
+                return None;
+            }
+            if slot_hash == hash && docno_of(i) == docno {
+                return Some(i);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    /// The index added under `docno`.
+    #[inline]
+    pub(crate) fn find<'a>(&self, docno: &[u8], docno_of: impl Fn(u32) -> &'a [u8]) -> Option<u32> {
+        let hash = docno_hash(docno);
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            let (slot_hash, i) = self.slots[slot];
+            if i == Self::EMPTY {
+                return None;
+            }
+            if slot_hash == hash && docno_of(i) == docno {
+                return Some(i);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+}
+
+/// A docno's hash, eight bytes at a time (the high half of a multiply, so that the low bits that pick a slot mix
+/// every byte).
 #[inline]
-pub(crate) fn docno_hash(bytes: &[u8]) -> u32 {
+fn docno_hash(bytes: &[u8]) -> u32 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut hash = bytes.len() as u64;
     let mut chunks = bytes.chunks_exact(8);

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::docno_arena::{docno_hash, DocnoArena, DocnoSpan};
+use super::docno_arena::{DocnoArena, DocnoIndex, DocnoSpan};
 use crate::error::{Error, Result};
 
 /// Options of `parseRun(text, {keepFirstDuplicate})`.
@@ -197,9 +197,9 @@ impl RunBuilder {
     /// Applies the duplicate policy to every query and sorts queries by qid.
     pub fn build(mut self) -> Result<Run> {
         let docnos = &self.docnos;
-        let mut seen = DocnoSet::default();
+        let mut seen = DocnoIndex::default();
         for query in &mut self.queries {
-            let duplicates = seen.duplicates(&query.entries, docnos);
+            let duplicates = duplicates(&mut seen, &query.entries, docnos);
             if duplicates.is_empty() {
                 continue;
             }
@@ -238,38 +238,14 @@ impl RunBuilder {
     }
 }
 
-/// An open-addressing hash set of entry indices keyed by docno, reused from query to query.
-#[derive(Debug, Default)]
-struct DocnoSet {
-    slots: Vec<u32>,
-}
-
-impl DocnoSet {
-    const EMPTY: u32 = u32::MAX;
-
-    /// `(first, later)` index pairs of entries whose docno appeared earlier in `entries`.
-    fn duplicates(&mut self, entries: &[RunEntry], docnos: &DocnoArena) -> Vec<(usize, usize)> {
-        let capacity = (entries.len() * 2).next_power_of_two().max(16);
-        self.slots.clear();
-        self.slots.resize(capacity, Self::EMPTY);
-        let mask = capacity - 1;
-        let mut found = Vec::new();
-        for (i, entry) in entries.iter().enumerate() {
-            let bytes = docnos.bytes(entry.docno);
-            let mut slot = docno_hash(bytes) as usize & mask;
-            loop {
-                let occupant = self.slots[slot];
-                if occupant == Self::EMPTY {
-                    self.slots[slot] = i as u32;
-                    break;
-                }
-                if docnos.bytes(entries[occupant as usize].docno) == bytes {
-                    found.push((occupant as usize, i));
-                    break;
-                }
-                slot = (slot + 1) & mask;
-            }
+/// `(first, later)` index pairs of entries whose docno appeared earlier in `entries`.
+fn duplicates(seen: &mut DocnoIndex, entries: &[RunEntry], docnos: &DocnoArena) -> Vec<(usize, usize)> {
+    seen.reset(entries.len());
+    let mut found = Vec::new();
+    for (i, entry) in entries.iter().enumerate() {
+        if let Some(first) = seen.insert(i as u32, docnos.bytes(entry.docno), |j| docnos.bytes(entries[j as usize].docno)) {
+            found.push((first as usize, i));
         }
-        found
     }
+    found
 }
