@@ -98,37 +98,33 @@ impl DocnoIndex {
     /// Adds `index` under `docno`; when an index with an equal docno is there already, adds nothing and returns it.
     #[inline]
     pub(crate) fn insert<'a>(&mut self, index: u32, docno: &[u8], docno_of: impl Fn(u32) -> &'a [u8]) -> Option<u32> {
-        let hash = docno_hash(docno);
-        let mask = self.slots.len() - 1;
-        let mut slot = hash as usize & mask;
-        loop {
-            let (slot_hash, i) = self.slots[slot];
-            if i == Self::EMPTY {
+        match self.probe(docno, docno_of) {
+            (_, _, Some(found)) => Some(found),
+            (slot, hash, None) => {
                 self.slots[slot] = (hash, index);
-                return None;
+                None
             }
-            if slot_hash == hash && docno_of(i) == docno {
-                return Some(i);
-            }
-            slot = (slot + 1) & mask;
         }
     }
 
     /// The index added under `docno`.
     #[inline]
     pub(crate) fn find<'a>(&self, docno: &[u8], docno_of: impl Fn(u32) -> &'a [u8]) -> Option<u32> {
+        self.probe(docno, docno_of).2
+    }
+
+    /// The slot holding `docno`'s index, the docno's hash and that index; or the empty slot where it would go.
+    #[inline]
+    fn probe<'a>(&self, docno: &[u8], docno_of: impl Fn(u32) -> &'a [u8]) -> (usize, u32, Option<u32>) {
         let hash = docno_hash(docno);
         let mask = self.slots.len() - 1;
         let mut slot = hash as usize & mask;
         loop {
-            let (slot_hash, i) = self.slots[slot];
-            if i == Self::EMPTY {
-                return None;
+            match self.slots[slot] {
+                (_, Self::EMPTY) => return (slot, hash, None),
+                (slot_hash, i) if slot_hash == hash && docno_of(i) == docno => return (slot, hash, Some(i)),
+                _ => slot = (slot + 1) & mask,
             }
-            if slot_hash == hash && docno_of(i) == docno {
-                return Some(i);
-            }
-            slot = (slot + 1) & mask;
         }
     }
 }
