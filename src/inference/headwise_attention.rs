@@ -183,7 +183,7 @@ fn loops(model: &TypedModel, chain: &Chain) -> TractResult<Vec<Loop>> {
 pub struct HeadwiseAttention {
     /// `Q·Kᵀ` (times the scale) for one (row, head).
     scores: Arc<TypedRunnableModel>,
-    /// `probabilities · V` for one (row, head), the probabilities in `probs_slot`.
+    /// `probabilities · V` for one (row, head), its inputs in the graph's order.
     product: Arc<TypedRunnableModel>,
     loops: Vec<Loop>,
     output: TypedFact,
