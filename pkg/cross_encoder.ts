@@ -46,6 +46,13 @@ export interface ModelLoadOptions {
   maxLength?: number;
   /** Cap on query tokens (default maxLength / 2). */
   maxQueryTokens?: number;
+  /**
+   * The most wasm memory, in MiB, the instance may reach through this model's calls: each batch runs as many of
+   * `batchSize` rows as fit beside what is already held (a Cloudflare Worker has 128 MB). A budget that cannot
+   * hold the loaded model and one row of `maxLength` tokens is refused with `INVALID_ARGUMENT`. CPU only: WebGPU
+   * batches hold their activations on the GPU. Default: none (batches of `batchSize`).
+   */
+  memoryBudgetMiB?: number;
   /** Called as each file downloads: `{file, loaded, total}`. */
   onProgress?: (progress: LoadProgress) => void;
   /** Stops the downloads: the load rejects with a RerankitError `ABORTED`. */

@@ -7,6 +7,7 @@
 //! in input order by [`BatchWork::assemble`].
 
 use super::batching::{batches, batches_in_order, Batch, Sequence};
+use super::memory_budget::BatchLimit;
 use crate::{Error, Result};
 
 /// The batches of one call over `rows` model inputs, each answering `width` values per row.
@@ -18,15 +19,17 @@ pub struct BatchWork {
 }
 
 impl BatchWork {
-    /// `sequences` in batches of at most `batch_size` rows (at least 1), sorted by length.
-    pub fn new(sequences: &[Sequence], batch_size: usize, pad_id: i64, width: usize) -> Result<BatchWork> {
-        Ok(BatchWork { batches: batches(sequences, checked(batch_size)?, pad_id), rows: sequences.len(), width })
+    /// `sequences` in batches within `limit` (`batchSize` at least 1), sorted by length.
+    pub fn new(sequences: &[Sequence], limit: BatchLimit, pad_id: i64, width: usize) -> Result<BatchWork> {
+        let limit = checked(sequences, limit)?;
+        Ok(BatchWork { batches: batches(sequences, &limit, pad_id), rows: sequences.len(), width })
     }
 
     /// `sequences` in batches in their own order ([`batches_in_order`]): what a call stopped early has scored is
     /// the head of the input.
-    pub fn in_order(sequences: &[Sequence], batch_size: usize, pad_id: i64, width: usize) -> Result<BatchWork> {
-        Ok(BatchWork { batches: batches_in_order(sequences, checked(batch_size)?, pad_id), rows: sequences.len(), width })
+    pub fn in_order(sequences: &[Sequence], limit: BatchLimit, pad_id: i64, width: usize) -> Result<BatchWork> {
+        let limit = checked(sequences, limit)?;
+        Ok(BatchWork { batches: batches_in_order(sequences, &limit, pad_id), rows: sequences.len(), width })
     }
 
     /// The per-batch outputs (one per batch, in batch order) as one row-major `[rows × width]` in input order.
@@ -49,10 +52,11 @@ impl BatchWork {
     }
 }
 
-/// `batchSize`, which must be at least 1.
-fn checked(batch_size: usize) -> Result<usize> {
-    if batch_size == 0 {
+/// `limit` when `batchSize` is at least 1 and the longest of `sequences` fits its memory budget.
+fn checked(sequences: &[Sequence], limit: BatchLimit) -> Result<BatchLimit> {
+    if limit.rows == 0 {
         return Err(Error::invalid("batchSize", "must be at least 1"));
     }
-    Ok(batch_size)
+    limit.check(sequences.iter().map(Sequence::len).max().unwrap_or(0))?;
+    Ok(limit)
 }

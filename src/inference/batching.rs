@@ -1,10 +1,13 @@
 //! Grouping sequences into padded batches.
 //!
-//! Sequences are sorted by length (longest first, stable), cut into batches of `batch_size`, and each batch is
+//! Sequences are sorted by length (longest first, stable), cut into batches of `batchSize` rows (fewer where a
+//! memory budget says so: [`super::memory_budget`]), and each batch is
 //! padded only to its own longest member (dynamic padding), so a batch of short passages does not pay for one
 //! long one. Each batch remembers the original index of every row, so results are put back in input order.
 //! Padded positions get the pad id, type id 0 and attention mask 0: the model ignores them, and a row's
 //! logits match the unpadded sequence to float rounding.
+
+use super::memory_budget::BatchLimit;
 
 /// One model input row before padding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,18 +52,40 @@ impl Batch {
     }
 }
 
-/// Groups `sequences` into batches of at most `batch_size` rows, longest first, each padded to its longest row.
-pub fn batches(sequences: &[Sequence], batch_size: usize, pad_id: i64) -> Vec<Batch> {
+/// Groups `sequences` into batches of at most `limit` rows (fewer for long rows under a memory budget), longest
+/// first, each padded to its longest row.
+pub fn batches(sequences: &[Sequence], limit: &BatchLimit, pad_id: i64) -> Vec<Batch> {
     let mut order: Vec<usize> = (0..sequences.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(sequences[i].len())); // stable
-    order.chunks(batch_size.max(1)).map(|rows| pad(sequences, rows, pad_id)).collect()
+    let mut out = Vec::new();
+    let mut rest = &order[..];
+    while let Some(&first) = rest.first() {
+        // the first row is the longest: the batch's padded length
+        let n = limit.rows_at(sequences[first].len()).clamp(1, rest.len());
+        out.push(pad(sequences, &rest[..n], pad_id));
+        rest = &rest[n..];
+    }
+    out
 }
 
-/// Groups `sequences` into batches of at most `batch_size` rows in their own order, each padded to its longest
-/// row: more padding than [`batches`], but the first batches hold the first sequences.
-pub fn batches_in_order(sequences: &[Sequence], batch_size: usize, pad_id: i64) -> Vec<Batch> {
-    let order: Vec<usize> = (0..sequences.len()).collect();
-    order.chunks(batch_size.max(1)).map(|rows| pad(sequences, rows, pad_id)).collect()
+/// Groups `sequences` into batches of at most `limit` rows in their own order, each padded to its longest row:
+/// more padding than [`batches`], but the first batches hold the first sequences.
+pub fn batches_in_order(sequences: &[Sequence], limit: &BatchLimit, pad_id: i64) -> Vec<Batch> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < sequences.len() {
+        let (mut end, mut len) = (start + 1, sequences[start].len());
+        while end < sequences.len() {
+            let longer = len.max(sequences[end].len());
+            if end + 1 - start > limit.rows_at(longer) {
+                break;
+            }
+            (end, len) = (end + 1, longer);
+        }
+        out.push(pad(sequences, &(start..end).collect::<Vec<_>>(), pad_id));
+        start = end;
+    }
+    out
 }
 
 /// Pads the rows `rows` of `sequences` to their longest length.
@@ -89,7 +114,7 @@ mod tests {
     #[test]
     fn sorts_pads_and_remembers_order() {
         let s = vec![seq(2), seq(5), seq(3), seq(5)];
-        let b = batches(&s, 2, 0);
+        let b = batches(&s, &BatchLimit::rows(2), 0);
         assert_eq!(b.len(), 2);
         assert_eq!(b[0].rows, vec![1, 3]);
         assert_eq!(b[0].len, 5);
@@ -102,14 +127,30 @@ mod tests {
     #[test]
     fn a_batch_gives_back_its_sequences() {
         let s = vec![seq(2), seq(5), Sequence { ids: vec![7, 8, 9], type_ids: vec![0, 1, 1] }];
-        for b in batches(&s, 2, 0).into_iter().chain(batches_in_order(&s, 2, 0)) {
+        for b in batches(&s, &BatchLimit::rows(2), 0).into_iter().chain(batches_in_order(&s, &BatchLimit::rows(2), 0)) {
             let want: Vec<Sequence> = b.rows.iter().map(|&i| s[i].clone()).collect();
             assert_eq!(b.sequences(), want);
         }
     }
 
     #[test]
+    fn a_memory_budget_gives_long_rows_smaller_batches() {
+        use crate::inference::memory_budget::ActivationCost;
+        // 100 bytes per row-token: 1,000 bytes of room hold 2 rows of 5 tokens, 3 of 3, 5 of 2
+        let cost = ActivationCost { feed_forward_per_token: 100, attention_per_token: 0, per_square: 0, rows_alone: false };
+        let limit = BatchLimit { rows: 4, bytes: Some((1000, cost)) };
+        let s = vec![seq(2), seq(5), seq(3), seq(5), seq(2), seq(2), seq(3), seq(2)];
+        let sizes = |b: &[Batch]| b.iter().map(|b| (b.rows.len(), b.len)).collect::<Vec<_>>();
+        assert_eq!(sizes(&batches(&s, &limit, 0)), [(2, 5), (3, 3), (3, 2)]);
+        // in order, a batch ends before the row that would make it too long or too many
+        assert_eq!(sizes(&batches_in_order(&s, &limit, 0)), [(2, 5), (2, 5), (3, 3), (1, 2)]);
+        for b in batches(&s, &limit, 0).iter().chain(&batches_in_order(&s, &limit, 0)) {
+            assert!(cost.batch_bytes(b.rows.len(), b.len) <= 1000);
+        }
+    }
+
+    #[test]
     fn empty_input_gives_no_batch() {
-        assert!(batches(&[], 8, 0).is_empty());
+        assert!(batches(&[], &BatchLimit::rows(8), 0).is_empty());
     }
 }

@@ -7,7 +7,7 @@
 
 use super::batching::Batch;
 use super::model_info::{InputRole, ModelInfo};
-use super::{headwise_attention, middle_broadcast_add, row_quantization};
+use super::{headwise_attention, memory_budget, middle_broadcast_add, row_quantization};
 use crate::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use tract_onnx::pb;
@@ -75,7 +75,14 @@ impl CpuPlan {
         let fact = typed.output_fact(0).map_err(|e| Error::model_load(format!("model: {e}")))?.clone();
         let output_dims = fact.shape.iter().map(|d| d.to_usize().ok()).collect();
         let plan = guarded("model: cannot make the graph runnable", || typed.into_runnable())?;
+        // every load moves the floor a budgeted model's calls cannot count on, budgeted or not
+        memory_budget::loaded();
         Ok(CpuPlan { plan, inputs: info.inputs.clone(), output_dims, dynamic_quantization })
+    }
+
+    /// Whether a batch's rows run one at a time (the graph quantises activations at run time).
+    pub fn rows_alone(&self) -> bool {
+        self.dynamic_quantization
     }
 
     /// Runs one padded batch; returns the output as `f32` with its shape `[rows, …]`. For dynamically quantised

@@ -16,6 +16,7 @@
 use super::batch_work::BatchWork;
 use super::batching::{Batch, Sequence};
 use super::cpu::CpuPlan;
+use super::memory_budget::{batch_limit, MemoryBudget, ModelMemory};
 use super::model_info::{parse_config, ModelInfo};
 use super::tokenization::PairTokenizer;
 use super::{LoadOptions, ModelFiles, PreparedModel};
@@ -181,6 +182,7 @@ pub struct CrossEncoder {
     tokenizer: PairTokenizer,
     info: ModelInfo,
     num_labels: usize,
+    memory: Option<ModelMemory>,
 }
 
 impl CrossEncoder {
@@ -195,7 +197,8 @@ impl CrossEncoder {
         let proto = model.graph;
         let info = ModelInfo::detect(&proto, config.as_ref())?;
         let max_length = info.resolve_max_length(options.max_length)?;
-        let mut tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
+        let budget = options.memory_budget_mib.map(MemoryBudget::from_mib).transpose()?;
+                let mut tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
         if let Some(n) = options.max_query_tokens {
             tokenizer.set_max_query_tokens(n)?;
         }
@@ -206,6 +209,7 @@ impl CrossEncoder {
             )));
         }
         let plan = CpuPlan::new(proto, &info, "logits")?;
+        let memory = ModelMemory::of(budget, &info, plan.rows_alone())?;
         let num_labels = match plan.output_dims.as_slice() {
             [_, Some(n)] if *n >= 1 => *n,
             [_, None] => info.config_num_labels.unwrap_or(1),
@@ -213,7 +217,10 @@ impl CrossEncoder {
                 return Err(Error::model_load(format!("model: logits must be [batch, num_labels], got rank {}", other.len())))
             }
         };
-        Ok(CrossEncoder { plan, tokenizer, info, num_labels })
+        if let Some(m) = &memory {
+            m.check_loaded(max_length)?;
+        }
+        Ok(CrossEncoder { plan, tokenizer, info, num_labels, memory })
     }
 
     /// Logits per pair (1 for a relevance model, 2 or more for classifiers).
@@ -260,7 +267,7 @@ impl CrossEncoder {
 
     /// Logits of padded batches of `sequences`, back in input order, row-major `[n × num_labels]`.
     pub fn logits(&self, sequences: &[Sequence], batch_size: usize) -> Result<Vec<f32>> {
-        let work = BatchWork::new(sequences, batch_size, self.tokenizer.pad_id as i64, self.num_labels)?;
+        let work = BatchWork::new(sequences, batch_limit(self.memory.as_ref(), batch_size), self.tokenizer.pad_id as i64, self.num_labels)?;
         let outputs = work.batches.iter().map(|b| self.run_batch(b)).collect::<Result<Vec<_>>>()?;
         work.assemble(&outputs)
     }
@@ -277,20 +284,23 @@ impl CrossEncoder {
 
     /// `score` as batches to run anywhere ([`BatchWork`]).
     pub fn score_work(&self, pairs: &[(&str, &str)], batch_size: usize) -> Result<BatchWork> {
-        BatchWork::new(&self.encode_pairs(pairs)?, batch_size, self.tokenizer.pad_id as i64, self.num_labels)
+        let sequences = self.encode_pairs(pairs)?;
+        BatchWork::new(&sequences, batch_limit(self.memory.as_ref(), batch_size), self.tokenizer.pad_id as i64, self.num_labels)
     }
 
     /// `rerank_groups` as batches to run anywhere ([`RerankWork`]).
     pub fn rerank_work(&self, groups: &[(&str, Vec<String>)], options: &RerankOptions) -> Result<RerankWork> {
         let (sequences, owners) = group_sequences(&self.tokenizer, groups, options)?;
         let pad = self.tokenizer.pad_id as i64;
+        // the room is measured with the call's tokens held
+        let limit = batch_limit(self.memory.as_ref(), options.batch_size);
         Ok(RerankWork {
             // under a deadline the batches go in the caller's order, so that what is scored in time is the head of
             // the caller's ranking
             work: if options.deadline_ms.is_some() {
-                BatchWork::in_order(&sequences, options.batch_size, pad, self.num_labels)?
+                BatchWork::in_order(&sequences, limit, pad, self.num_labels)?
             } else {
-                BatchWork::new(&sequences, options.batch_size, pad, self.num_labels)?
+                BatchWork::new(&sequences, limit, pad, self.num_labels)?
             },
             group_sizes: groups.iter().map(|(_, texts)| texts.len()).collect(),
             owners,

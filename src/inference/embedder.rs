@@ -8,6 +8,7 @@
 //! Texts are truncated to the window (`max_length`, special tokens included).
 
 use super::batch_work::BatchWork;
+use super::memory_budget::{batch_limit, MemoryBudget, ModelMemory};
 use super::batching::{Batch, Sequence};
 use super::cpu::CpuPlan;
 use super::model_info::{parse_config, ModelInfo};
@@ -70,6 +71,7 @@ pub struct Embedder {
     tokenizer: PairTokenizer,
     dimension: usize,
     pooling: Pooling,
+    memory: Option<ModelMemory>,
 }
 
 impl Embedder {
@@ -84,16 +86,21 @@ impl Embedder {
         let proto = model.graph;
         let info = ModelInfo::detect(&proto, config.as_ref())?;
         let max_length = info.resolve_max_length(options.max_length)?;
-        let tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
+        let budget = options.memory_budget_mib.map(MemoryBudget::from_mib).transpose()?;
+                let tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
         let output = STATE_OUTPUTS.iter().find(|o| info.outputs.iter().any(|x| x == *o)).ok_or_else(|| {
             Error::model_load(format!("model: an encoder must output last_hidden_state; this graph outputs {:?}", info.outputs))
         })?;
         let plan = CpuPlan::new(proto, &info, output)?;
+        let memory = ModelMemory::of(budget, &info, plan.rows_alone())?;
         let dimension = match plan.output_dims.as_slice() {
             [_, _, Some(h)] => *h,
             other => return Err(Error::model_load(format!("model: {output} must be [batch, sequence, hidden], got {other:?}"))),
         };
-        Ok(Embedder { plan, tokenizer, dimension, pooling: Pooling::Mean })
+        if let Some(m) = &memory {
+            m.check_loaded(max_length)?;
+        }
+        Ok(Embedder { plan, tokenizer, dimension, pooling: Pooling::Mean, memory })
     }
 
     /// The same model pooling its token states by `pooling`.
@@ -131,7 +138,7 @@ impl Embedder {
             .enumerate()
             .map(|(i, t)| self.tokenizer.single(t).map_err(|e| e.at(&format!("texts[{i}]"))))
             .collect::<Result<Vec<Sequence>>>()?;
-        BatchWork::new(&sequences, batch_size, self.tokenizer.pad_id as i64, self.dimension)
+        BatchWork::new(&sequences, batch_limit(self.memory.as_ref(), batch_size), self.tokenizer.pad_id as i64, self.dimension)
     }
 
     /// The pooled (and, with `normalize`, unit-length) vectors of one padded batch, `[rows × dimension]` in the

@@ -281,7 +281,7 @@ impl CrossEncoderEngine {
     pub async fn profile_gpu(&mut self, pairs: &[(&str, &str)], batch_size: usize, reps: usize) -> Result<Option<Vec<(&'static str, f64)>>> {
         let seqs = self.cpu.encode_pairs(pairs)?;
         let pad = self.cpu.tokenizer().pad_id as i64;
-        let all = super::batching::batches(&seqs, batch_size, pad);
+        let all = super::batching::batches(&seqs, &super::memory_budget::BatchLimit::rows(batch_size), pad);
         let Some(batch) = all.get(all.len() / 2) else { return Ok(None) };
         match &mut self.backend.state {
             State::Gpu(m) | State::Unprobed(m) => Ok(Some(m.profile(batch, Output::Logits, reps).await?)),

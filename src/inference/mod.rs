@@ -5,6 +5,7 @@
 //! - [`model_info`]: what the ONNX graph takes and gives (inputs, `logits`, embedding table sizes, window).
 //! - [`tokenization`]: pair encoding with only_second truncation, a query cap, and chunking of long documents.
 //! - [`batching`]: length-sorted batches, dynamic padding, attention masks, input order restored.
+//! - [`memory_budget`]: `memoryBudgetMiB`, honoured by the rows each batch runs.
 //! - [`batch_work`]: a call's batches to run anywhere (inline or in pool workers), with identical results.
 //! - [`cpu`]: the tract plan with symbolic `batch × sequence` inputs.
 //! - [`cross_encoder`]: scores, sorting and `top_k` per docs/parity.md §2, `predict_batch`'s three shapes.
@@ -24,6 +25,7 @@ pub mod device;
 pub mod embedder;
 pub mod engine;
 pub mod headwise_attention;
+pub mod memory_budget;
 pub mod middle_broadcast_add;
 pub mod model_info;
 pub mod onnx_import;
@@ -80,6 +82,10 @@ pub struct LoadOptions {
     pub max_length: Option<usize>,
     /// Cap on query tokens. Default `max_length / 2`.
     pub max_query_tokens: Option<usize>,
+    /// The most memory (MiB) the model's calls may let the instance hold; batches run fewer rows to stay within it
+    /// ([`memory_budget`]). Default none: batches run `batchSize` rows.
+    #[serde(rename = "memoryBudgetMiB")]
+    pub memory_budget_mib: Option<f64>,
 }
 
 /// Files of a model directory (`model.onnx` or `onnx/model_quantized.onnx`…, `tokenizer.json`, `config.json`,

@@ -54,6 +54,11 @@ pub struct ModelInfo {
     /// The graph computes position ids from the tokens with a `CumSum` (RoBERTa, XLM-R, CamemBERT: positions
     /// start at `padding_idx + 1`).
     pub offset_positions: bool,
+    /// Width of a token's hidden state (the word-embedding table's columns), when found.
+    pub hidden: Option<usize>,
+    /// The largest dimension of the graph's 2-D weights other than the embedding tables: the feed-forward
+    /// block's `intermediate` width in a transformer, its widest activation per token.
+    pub widest: Option<usize>,
 }
 
 impl ModelInfo {
@@ -86,6 +91,10 @@ impl ModelInfo {
         };
         let vocab_rows = rows_of("word_embeddings").or_else(|| gather_rows_fed_by(graph, "input_ids"));
         let position_rows = rows_of("position_embeddings");
+        let matrices = || graph.initializer.iter().filter(|t| t.dims.len() == 2 && t.dims.iter().all(|&d| d > 0));
+        let embedding = |t: &&pb::TensorProto| t.name.contains("embeddings") || Some(t.dims[0] as usize) == vocab_rows;
+        let hidden = matrices().find(|t| t.name.contains("word_embeddings") || Some(t.dims[0] as usize) == vocab_rows).map(|t| t.dims[1] as usize);
+        let widest = matrices().filter(|t| !embedding(t)).map(|t| t.dims[0].max(t.dims[1]) as usize).max();
 
         let config_usize = |key: &str| config.and_then(|c| c.get(key)).and_then(Value::as_u64).map(|v| v as usize);
         let config_num_labels = config_usize("num_labels").or_else(|| {
@@ -101,6 +110,8 @@ impl ModelInfo {
             config_num_labels,
             config_pad_token_id: config_usize("pad_token_id").map(|v| v as u32),
             offset_positions: graph.node.iter().any(|n| n.op_type == "CumSum"),
+            hidden,
+            widest,
         })
     }
 

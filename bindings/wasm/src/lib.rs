@@ -18,6 +18,12 @@ mod haystack_eval;
 
 use wasm_bindgen::prelude::*;
 
+/// Counts the bytes held, so that `memoryBudgetMiB` can be honoured (src/inference/memory_budget.rs).
+#[cfg(feature = "models")]
+#[global_allocator]
+static ALLOCATOR: rerankit::inference::memory_budget::CountingAllocator<std::alloc::System> =
+    rerankit::inference::memory_budget::CountingAllocator(std::alloc::System);
+
 #[wasm_bindgen(start)]
 fn start() {
     console_error_panic_hook::set_once();
@@ -50,4 +56,20 @@ pub fn panic_for_test() {
 #[wasm_bindgen(js_name = __panicInTaskForTest)]
 pub fn panic_in_task_for_test() -> js_sys::Promise {
     wasm_bindgen_futures::future_to_promise(async { panic!("deliberate panic in an async task (test of the trap guard)") })
+}
+
+/// `{held, peak, memory}` in bytes: what the program holds, the most it held since the last call, and the linear
+/// memory's size (bench/runtimes.mjs and the budget's tests read it; src/inference/memory_budget.rs).
+#[doc(hidden)]
+#[cfg(feature = "models")]
+#[wasm_bindgen(js_name = __memoryStats)]
+pub fn memory_stats() -> JsValue {
+    use rerankit::inference::memory_budget::{held_bytes, memory_bytes, peak_bytes, reset_peak};
+    let stats = js_sys::Object::new();
+    let set = |k: &str, v: usize| js_sys::Reflect::set(&stats, &k.into(), &(v as f64).into()).ok();
+    set("held", held_bytes().unwrap_or(0));
+    set("peak", peak_bytes());
+    set("memory", memory_bytes().unwrap_or(0));
+    reset_peak();
+    stats.into()
 }

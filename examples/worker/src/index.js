@@ -36,14 +36,21 @@ function localModel(env) {
   if (rankerPromise) return rankerPromise;
   modelLoads += 1;
   rankerPromise = (env.MODEL_ID
-    ? CrossEncoder.fromPretrained(env.MODEL_ID, { remoteHost: env.HF_HOST || undefined, dtype: env.DTYPE || undefined, revision: env.REVISION || undefined })
+    ? CrossEncoder.fromPretrained(env.MODEL_ID, { remoteHost: env.HF_HOST || undefined, dtype: env.DTYPE || undefined, revision: env.REVISION || undefined, memoryBudgetMiB: memoryBudget(env) })
     // workers: "auto" starts a pool where the runtime has threads; a Worker has none, so the model runs inline
-    : CrossEncoder.load({ model: env.MODEL_URL, tokenizer: env.TOKENIZER_URL, workers: "auto" })
+    : CrossEncoder.load({ model: env.MODEL_URL, tokenizer: env.TOKENIZER_URL, workers: "auto", memoryBudgetMiB: memoryBudget(env) })
   ).catch((e) => {
     rankerPromise = null;
     throw e;
   });
   return rankerPromise;
+}
+
+/** The wasm memory the model's calls may reach: below the isolate's 128 MB, with room for the JavaScript heap. A
+ *  model too large for it is refused at load (INVALID_ARGUMENT, naming memoryBudgetMiB) instead of killing the
+ *  isolate mid-request. */
+function memoryBudget(env) {
+  return Number(env.MEMORY_BUDGET_MIB ?? 100);
 }
 
 /** The local model as a ranker that loads on its first call: in "fallback" mode, an isolate whose Workers AI
@@ -65,8 +72,8 @@ function workersAi(env) {
 async function rankerFor(env) {
   const mode = env.RERANKER || "local";
   if (!MODES.includes(mode)) throw new Error(`RERANKER: expected one of ${MODES.join(", ")}, got ${JSON.stringify(mode)}`);
-  // One pair per model call keeps the activations (batch × heads × tokens² for attention) inside a Worker's 128 MB;
-  // on one thread they cost no throughput.
+  // One pair per model call: the deadline is checked between batches, so a small batch stops close to it (on one
+  // thread it costs no throughput). memoryBudgetMiB bounds the memory whatever the batch.
   const local = { batchSize: Number(env.BATCH_SIZE ?? 1), deadlineMs: Number(env.DEADLINE_MS ?? 20000) };
   const answer = { reranker: mode === "local" ? "local" : "workers-ai", fallback: null };
   if (mode === "local") return { ranker: await localModel(env), options: local, answer };

@@ -10,6 +10,7 @@ use super::context::Gpu;
 use super::kernels::{self, Attention, Classifier, Dispatch, Embeddings, Matmul, MeanPool, ResidualLayerNorm, MAX_SEQUENCE};
 use super::weights::{BertWeights, Head, Linear, PoolerActivation};
 use crate::inference::batching::{batches, Batch, Sequence};
+use crate::inference::memory_budget::BatchLimit;
 pub use crate::inference::engine::Output;
 use crate::{Error, Result};
 use std::sync::Arc;
@@ -224,7 +225,7 @@ impl GpuBert {
     /// The outputs of `sequences` in batches of `batch_size`, in input order (`width` values each).
     pub async fn outputs(&mut self, sequences: &[Sequence], batch_size: usize, pad_id: i64, output: Output, width: usize) -> Result<Vec<f32>> {
         let mut out = vec![0f32; sequences.len() * width];
-        for batch in batches(sequences, batch_size, pad_id) {
+        for batch in batches(sequences, &BatchLimit::rows(batch_size), pad_id) {
             let values = self.run(&batch, output).await?;
             if values.len() != batch.rows.len() * width {
                 return Err(Error::internal(format!("webgpu: {} outputs for {} rows", values.len(), batch.rows.len())));

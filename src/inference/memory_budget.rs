@@ -1,0 +1,306 @@
+//! `memoryBudgetMiB`: a cap on the memory a model's calls may hold, honoured by choosing how many rows each batch
+//! runs, never by stopping a batch half-way.
+//!
+//! In wasm, memory only grows: the peak of a call is what it costs for the life of the instance, and an edge
+//! isolate (128 MB per Cloudflare Worker) is killed when it passes its limit. A batch's activations grow with its
+//! rows × padded length, so the batch sizes a call may use follow from three numbers:
+//!
+//! - the bytes the program holds before the batch (the loaded model, the call's tokens), counted exactly by
+//!   [`CountingAllocator`] where the build installs it (the wasm modules do);
+//! - the model's [`ActivationCost`]: bytes per row-token of its widest layer (the feed-forward block holds its
+//!   input, its `intermediate`-wide product and that product's activation at once), plus one attention head's
+//!   `len × len` block, which [`super::headwise_attention`] keeps to one head at a time whatever the rows;
+//! - the budget.
+//!
+//! A batch then runs `min(batchSize, (budget − held − reserve) / cost(len))` rows, where `reserve` is room for the
+//! allocator's fragmentation. A budget that cannot hold one row of the longest sequence beside the model is refused
+//! before anything runs (`INVALID_ARGUMENT` naming `memoryBudgetMiB` with the bytes a row needs); a load that
+//! leaves less than that is refused at load.
+
+use super::model_info::ModelInfo;
+use crate::{Error, Result};
+use std::alloc::{GlobalAlloc, Layout};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// Bytes in a MiB, the unit of `memoryBudgetMiB`.
+pub const MIB: usize = 1 << 20;
+
+static HELD: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+/// A global allocator that counts the bytes held (and the peak since [`reset_peak`]) around another one. The wasm
+/// bindings install it; without it [`held_bytes`] is `None` and a budget is refused.
+pub struct CountingAllocator<A>(pub A);
+
+unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { self.0.alloc(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { self.0.alloc_zeroed(layout) };
+        if !p.is_null() {
+            grew(layout.size());
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { self.0.dealloc(ptr, layout) };
+        HELD.fetch_sub(layout.size(), Relaxed);
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = unsafe { self.0.realloc(ptr, layout, new_size) };
+        if !p.is_null() {
+            HELD.fetch_sub(layout.size(), Relaxed);
+            grew(new_size);
+        }
+        p
+    }
+}
+
+fn grew(size: usize) {
+    let held = HELD.fetch_add(size, Relaxed) + size;
+    PEAK.fetch_max(held, Relaxed);
+}
+
+/// Bytes held now, when [`CountingAllocator`] is the global allocator (a running program always holds some).
+pub fn held_bytes() -> Option<usize> {
+    Some(HELD.load(Relaxed)).filter(|&n| n > 0)
+}
+
+/// The most bytes held at once since the last [`reset_peak`].
+pub fn peak_bytes() -> usize {
+    PEAK.load(Relaxed)
+}
+
+/// Starts a new peak from what is held now.
+pub fn reset_peak() {
+    PEAK.store(HELD.load(Relaxed), Relaxed);
+}
+
+/// What a batch's activations cost at their peak, in bytes, read from the model's layer widths and calibrated on
+/// the wasm build (the peak held bytes of batches of 1–16 rows × 108–512 tokens, `__memoryStats`): a layer peaks
+/// either in its feed-forward block (its input, the `widest`-wide product and that product's activation) or in
+/// attention (the rows' Q, K, V and context, with one head's `len × len` scores, softmax scratch and product,
+/// which [`super::headwise_attention`] keeps to one head whatever the rows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActivationCost {
+    /// Bytes per row-token in the feed-forward block.
+    pub feed_forward_per_token: usize,
+    /// Bytes per row-token in attention.
+    pub attention_per_token: usize,
+    /// Bytes per `len²` in attention, whatever the rows.
+    pub per_square: usize,
+    /// Rows run one at a time whatever the batch (graphs that quantise activations at run time: src/inference/cpu.rs).
+    pub rows_alone: bool,
+}
+
+impl ActivationCost {
+    /// The cost of a transformer whose widest activation is `widest` floats per token and whose hidden state is
+    /// `hidden` floats (ce-probe, 384 / 1536: 6.84 MiB measured for a 512-token row, 7.50 given; 16 rows 108.3, 111.0 given; small-ce-1,
+    /// 96 / 384: 4.03 MiB, 4.13 given).
+    pub fn of_transformer(widest: usize, hidden: usize, rows_alone: bool) -> ActivationCost {
+        ActivationCost {
+            feed_forward_per_token: 4 * (2 * widest + hidden + hidden / 4),
+            attention_per_token: 4 * 6 * hidden,
+            per_square: 4 * 3,
+            rows_alone,
+        }
+    }
+
+    /// Bytes of one batch of `rows` sequences padded to `len`.
+    pub fn batch_bytes(&self, rows: usize, len: usize) -> usize {
+        let tokens = if self.rows_alone { rows.min(1) } else { rows }.saturating_mul(len);
+        let feed_forward = tokens.saturating_mul(self.feed_forward_per_token);
+        let attention = tokens.saturating_mul(self.attention_per_token).saturating_add(len.saturating_mul(len).saturating_mul(self.per_square));
+        if rows == 0 { 0 } else { feed_forward.max(attention) }
+    }
+}
+
+/// Room kept free for the allocator's own fragmentation within a call.
+const RESERVE: usize = MIB;
+
+/// The memory size when the last model finished loading, and the bytes then held: what a call cannot count on.
+static LOADED_MEMORY: AtomicUsize = AtomicUsize::new(0);
+static LOADED_HELD: AtomicUsize = AtomicUsize::new(0);
+
+/// A budget in bytes, read from `memoryBudgetMiB`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MemoryBudget {
+    pub bytes: usize,
+}
+
+impl MemoryBudget {
+    /// `memoryBudgetMiB` (a finite number of MiB > 0), when this build counts what it holds.
+    pub fn from_mib(mib: f64) -> Result<MemoryBudget> {
+        if !(mib.is_finite() && mib > 0.0) {
+            return Err(Error::invalid("memoryBudgetMiB", format!("must be a finite number of MiB > 0, got {mib}")));
+        }
+        if held_bytes().is_none() || memory_bytes().is_none() {
+            return Err(Error::unsupported("memoryBudgetMiB: only the wasm modules count the memory they hold"));
+        }
+        Ok(MemoryBudget { bytes: (mib * MIB as f64) as usize })
+    }
+
+    /// Bytes a batch may add now. Loading leaves holes (the weights' first copies, freed once packed) that a
+    /// batch's large tensors may not fit, so a call counts on none of the memory the loads grew to: only on what
+    /// calls grew it to beyond that (their activations are freed when they end), less what has been held since
+    /// the last load (the call's tokens, the caller's other objects) and the reserve.
+    pub fn room(&self) -> usize {
+        let held_since = held_bytes().unwrap_or(0).saturating_sub(LOADED_HELD.load(Relaxed));
+        self.bytes.saturating_sub(LOADED_MEMORY.load(Relaxed) + held_since + RESERVE)
+    }
+}
+
+/// Records the memory a finished load leaves (see [`MemoryBudget::room`]); every model's plan calls it.
+pub fn loaded() {
+    if let (Some(memory), Some(held)) = (memory_bytes(), held_bytes()) {
+        LOADED_MEMORY.store(memory, Relaxed);
+        LOADED_HELD.store(held, Relaxed);
+    }
+}
+
+/// How many rows a batch may hold: at most `rows`, and within `room` bytes at `cost` when a budget is set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BatchLimit {
+    pub rows: usize,
+    pub bytes: Option<(usize, ActivationCost)>,
+}
+
+impl BatchLimit {
+    /// `batchSize` rows, no budget.
+    pub fn rows(rows: usize) -> BatchLimit {
+        BatchLimit { rows, bytes: None }
+    }
+
+    /// The rows a batch padded to `len` may hold (0 when not even one fits).
+    pub fn rows_at(&self, len: usize) -> usize {
+        match self.bytes {
+            None => self.rows,
+            Some((room, cost)) => {
+                // the cost grows with the rows: the most that fit, found by halving
+                let (mut fits, mut over) = (0, self.rows + 1);
+                while over - fits > 1 {
+                    let mid = fits + (over - fits) / 2;
+                    if cost.batch_bytes(mid, len) <= room { fits = mid } else { over = mid }
+                }
+                fits
+            }
+        }
+    }
+
+    /// `INVALID_ARGUMENT` naming `memoryBudgetMiB` when a row of `len` tokens does not fit.
+    pub fn check(&self, len: usize) -> Result<()> {
+        match self.bytes {
+            Some((room, cost)) if len > 0 && self.rows_at(len) == 0 => Err(Error::invalid(
+                "memoryBudgetMiB",
+                format!(
+                    "too small: a {len}-token row needs {:.1} MiB beside the loaded model, and the budget leaves {:.1} MiB (raise the budget or lower maxLength)",
+                    cost.batch_bytes(1, len) as f64 / MIB as f64,
+                    room as f64 / MIB as f64
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The size of this instance's linear memory (wasm only): what a budget bounds.
+pub fn memory_bytes() -> Option<usize> {
+    #[cfg(target_arch = "wasm32")]
+    return Some(core::arch::wasm32::memory_size(0) * 65536);
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
+/// A model's budget and what its batches cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModelMemory {
+    budget: MemoryBudget,
+    cost: ActivationCost,
+}
+
+impl ModelMemory {
+    /// `budget` for a model of `info` whose rows run alone or together (`None` without a budget); a graph whose
+    /// layer widths are not found is refused (its batches' cost would be a guess).
+    pub fn of(budget: Option<MemoryBudget>, info: &ModelInfo, rows_alone: bool) -> Result<Option<ModelMemory>> {
+        let Some(budget) = budget else { return Ok(None) };
+        let (Some(widest), Some(hidden)) = (info.widest, info.hidden) else {
+            return Err(Error::unsupported("memoryBudgetMiB: the layer widths of this graph were not found (no word-embedding table)"));
+        };
+        Ok(Some(ModelMemory { budget, cost: ActivationCost::of_transformer(widest, hidden, rows_alone) }))
+    }
+
+    /// Refuses a loaded model when the load itself grew the memory past the budget, or when one row of
+    /// `max_length` tokens could not run beside it.
+    pub fn check_loaded(&self, max_length: usize) -> Result<()> {
+        let mib = |bytes: usize| bytes as f64 / MIB as f64;
+        if let Some(memory) = memory_bytes().filter(|&m| m > self.budget.bytes) {
+            return Err(Error::invalid(
+                "memoryBudgetMiB",
+                format!("too small: loading this model took {:.1} MiB of memory, over the budget of {:.1} MiB", mib(memory), mib(self.budget.bytes)),
+            ));
+        }
+        self.limit(1).check(max_length)
+    }
+
+    /// At most `rows` per batch, within the room the budget leaves now.
+    pub fn limit(&self, rows: usize) -> BatchLimit {
+        BatchLimit { rows, bytes: Some((self.budget.room(), self.cost)) }
+    }
+}
+
+/// At most `rows` per batch, within `memory`'s budget when there is one.
+pub fn batch_limit(memory: Option<&ModelMemory>, rows: usize) -> BatchLimit {
+    memory.map_or(BatchLimit::rows(rows), |m| m.limit(rows))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const COST: ActivationCost = ActivationCost { feed_forward_per_token: 1000, attention_per_token: 500, per_square: 10, rows_alone: false };
+
+    #[test]
+    fn a_batch_costs_its_larger_phase() {
+        // 512 tokens: feed-forward 512,000 per row; attention 256,000 per row + 2,621,440
+        assert_eq!(COST.batch_bytes(1, 512), 256_000 + 2_621_440);
+        assert_eq!(COST.batch_bytes(16, 512), 16 * 512_000);
+        assert_eq!(COST.batch_bytes(0, 512), 0);
+        let alone = ActivationCost { rows_alone: true, ..COST };
+        assert_eq!(alone.batch_bytes(16, 512), COST.batch_bytes(1, 512));
+    }
+
+    #[test]
+    fn rows_follow_the_room_and_the_cap() {
+        let limit = BatchLimit { rows: 16, bytes: Some((5_120_000, COST)) };
+        // 10 rows would fit the feed-forward block (5,120,000) but not attention (5,181,440)
+        assert_eq!(limit.rows_at(512), 9);
+        assert_eq!(limit.rows_at(8), 16);
+        assert_eq!(BatchLimit::rows(16).rows_at(512), 16);
+        let alone = BatchLimit { rows: 16, bytes: Some((3_000_000, ActivationCost { rows_alone: true, ..COST })) };
+        assert_eq!(alone.rows_at(512), 16);
+    }
+
+    #[test]
+    fn a_row_that_cannot_fit_is_refused_naming_the_option() {
+        let limit = BatchLimit { rows: 16, bytes: Some((1000, COST)) };
+        assert_eq!(limit.rows_at(512), 0);
+        let e = limit.check(512).unwrap_err();
+        assert!(e.message.starts_with("memoryBudgetMiB: too small"), "{}", e.message);
+        assert!(limit.check(0).is_ok());
+    }
+
+    #[test]
+    fn a_budget_is_a_positive_finite_number() {
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert!(MemoryBudget::from_mib(bad).unwrap_err().message.starts_with("memoryBudgetMiB"));
+        }
+    }
+}
