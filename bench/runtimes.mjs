@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The runtime budgets of issue 9, measured: `node bench/runtimes.mjs [--model-file model_int8.onnx] [--runs 1] [--only node,deno,workerd,chromium,onnxruntime-web]`
+// The runtime budgets of issue 9, measured: `node bench/runtimes.mjs [--model-file model_int8.onnx] [--runs 1] [--only node,deno,workerd,chromium,onnxruntime-web] [--memory-budget MiB]`
 //
 // - wasm size, raw and gzip (pkg/dist/wasm/rerankit_bg.wasm, as published);
 // - cold start per runtime — Node, Deno, workerd (a real Worker, examples/worker), headless Chromium: instantiate
@@ -12,7 +12,9 @@
 //
 // The 50 documents are BM25's top 50 for the first query of runs/bm25.trec (title + " " + abstract, as the
 // fixtures score them). Models from RERANKIT_MODELS (npm run fixtures), ce-probe. Each runtime runs in a fresh
-// process `--runs` times; the median is printed. Writes bench/out/runtimes.json.
+// process `--runs` times; the median is printed. Writes bench/out/runtimes.json. `--memory-budget` loads the model
+// with that `memoryBudgetMiB` in Node, Chromium and workerd (the Worker's MEMORY_BUDGET_MIB; lifted to 4096 without it, as its
+// default of 100 refuses an fp32 model).
 import { spawn, execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -29,6 +31,8 @@ const arg = (name, fallback) => {
 };
 const MODEL_FILE = arg("model-file", "model_int8.onnx");
 const RUNS = Number(arg("runs", "1"));
+const BUDGET = arg("memory-budget", undefined);
+const budgetOption = BUDGET === undefined ? {} : { memoryBudgetMiB: Number(BUDGET) };
 const models = process.env.RERANKIT_MODELS ?? path.join(homedir(), ".cache", "rerankit", "models");
 const modelDir = path.join(models, "ce-probe");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -86,7 +90,7 @@ async function node() {
     import { readFileSync } from "node:fs";
     import { coldStart } from "./tests/runtimes/scenario.mjs";
     const { query, documents } = JSON.parse(readFileSync(${JSON.stringify(inputFile)}, "utf8"));
-    const r = await coldStart(() => import("rerankit"), { model: ${JSON.stringify(path.join(modelDir, MODEL_FILE))}, tokenizer: ${JSON.stringify(path.join(modelDir, "tokenizer.json"))} }, query, documents);
+    const r = await coldStart(() => import("rerankit"), { model: ${JSON.stringify(path.join(modelDir, MODEL_FILE))}, tokenizer: ${JSON.stringify(path.join(modelDir, "tokenizer.json"))}, ...${JSON.stringify(budgetOption)} }, query, documents);
     console.log(JSON.stringify({ runtime: "node " + process.version, ...r, peakRssBytes: process.resourceUsage().maxRSS * 1024 }));`;
   return run(process.execPath, ["--input-type=module", "-e", code]);
 }
@@ -152,11 +156,11 @@ async function chromium() {
   try {
     const page = await browser.context.newPage();
     await page.goto(`${base}/`);
-    return await page.evaluate(async ({ input, modelUrl, tokenizerUrl }) => {
+    return await page.evaluate(async ({ input, modelUrl, tokenizerUrl, budgetOption }) => {
       const { coldStart } = await import("/tests/runtimes/scenario.mjs");
-      const r = await coldStart(() => import("/pkg/dist/browser.js"), { model: modelUrl, tokenizer: tokenizerUrl }, input.query, input.documents);
+      const r = await coldStart(() => import("/pkg/dist/browser.js"), { model: modelUrl, tokenizer: tokenizerUrl, ...budgetOption }, input.query, input.documents);
       return { runtime: navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? "chromium", ...r };
-    }, { input, modelUrl, tokenizerUrl });
+    }, { input, modelUrl, tokenizerUrl, budgetOption });
   } finally {
     await browser.close();
   }
@@ -194,7 +198,7 @@ async function workerd() {
   const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"), modelUrl, tokenizerUrl],
     { cwd: root, detached: true, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist,
       // every document scored, as in the other runtimes (the example stops at 20 s of its own by default)
-      RERANKIT_WORKER_DEADLINE_MS: "3600000" } });
+      RERANKIT_WORKER_DEADLINE_MS: "3600000", RERANKIT_WORKER_MEMORY_BUDGET_MIB: BUDGET ?? "4096" } });
   let log = "";
   child.stderr.on("data", (d) => (log = (log + d).slice(-8000)));
   try {

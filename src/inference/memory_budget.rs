@@ -298,6 +298,13 @@ mod tests {
     }
 
     #[test]
+    #[cfg(not(target_arch = "wasm32"))]
+    fn natively_a_budget_is_unsupported() {
+        // no linear memory to bound (and the test binary counts nothing)
+        assert_eq!(MemoryBudget::from_mib(64.0).unwrap_err().code, crate::ErrorCode::Unsupported);
+    }
+
+    #[test]
     fn a_budget_is_a_positive_finite_number() {
         for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
             assert!(MemoryBudget::from_mib(bad).unwrap_err().message.starts_with("memoryBudgetMiB"));

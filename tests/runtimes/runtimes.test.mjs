@@ -151,7 +151,8 @@ test("examples/worker passes `wrangler deploy --dry-run` with one wasm module, t
 async function startWorker(persist, args = [`${serverUrl}/models/${MODEL}/${MODEL_FILE}`, `${serverUrl}/models/${MODEL}/tokenizer.json`], env = {}) {
   const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"), ...args],
     { cwd: root, detached: true, stdio: ["pipe", "pipe", "pipe"],
-      env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist, ...env } });
+      // the test model loads to 184 MiB of wasm memory, over the example's default budget of 100 (a Worker's 128 MB)
+      env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist, RERANKIT_WORKER_MEMORY_BUDGET_MIB: "512", ...env } });
   children.push(child);
   let log = "";
   const keep = (d) => (log = (log + d).slice(-20_000));

@@ -285,7 +285,7 @@ fn weight_mapping_handles_decomposed_layer_norm_and_rejects_unknown_graphs() {
     let check = |proto: &tract_onnx::pb::ModelProto, what: &str| {
         let w = BertWeights::from_onnx(proto, "logits", None).unwrap_or_else(|e| panic!("{what}: {e}"));
         let mut m = GpuBert::new(gpu.clone(), &w);
-        let batch = rerankit::inference::batching::batches(&seqs, 2, 0).remove(0);
+        let batch = rerankit::inference::batching::batches(&seqs, &rerankit::inference::memory_budget::BatchLimit::rows(2), 0).remove(0);
         let out = block_on(m.run(&batch, Output::Logits)).unwrap();
         let mut got = vec![0f32; 2];
         for (r, &i) in batch.rows.iter().enumerate() {

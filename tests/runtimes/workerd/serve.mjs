@@ -44,6 +44,8 @@ const reranker = process.env.RERANKIT_WORKER_RERANKER
   : {};
 // RERANKIT_WORKER_DEADLINE_MS: the worker's DEADLINE_MS (bench/runtimes.mjs lifts it, to time and measure every document)
 if (process.env.RERANKIT_WORKER_DEADLINE_MS) reranker.DEADLINE_MS = text(process.env.RERANKIT_WORKER_DEADLINE_MS);
+// RERANKIT_WORKER_MEMORY_BUDGET_MIB: the worker's MEMORY_BUDGET_MIB (bench/runtimes.mjs --memory-budget)
+if (process.env.RERANKIT_WORKER_MEMORY_BUDGET_MIB) reranker.MEMORY_BUDGET_MIB = text(process.env.RERANKIT_WORKER_MEMORY_BUDGET_MIB);
 const worker = await unstable_startWorker({
   config: path.join(exampleDir, "wrangler.toml"),
   sendMetrics: false,
