@@ -1,4 +1,4 @@
-// The engine inside every model: a wasm model core (`CrossEncoderCore`, `EmbedderCore`: bindings/wasm/src/models.rs)
+// The engine inside every model: the wasm engine of its kind (`CrossEncoderEngine`, `EmbedderEngine`: bindings/wasm/src/models.rs)
 // runs on the CPU (tract) or on WebGPU (rerankit's WGSL kernels, parity-checked against the CPU path on first use,
 // with the CPU as fallback). This file owns what the TypeScript side does about devices: it looks at the runtime
 // (`navigator.gpu`), asks Rust where a model starts (`placeDevice`: the names, the default "cpu" and the fallbacks
@@ -187,10 +187,10 @@ class Engine<C extends WasmModelCore> {
 }
 
 /** A cross-encoder's engine. */
-export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
+export class CrossEncoderEngine extends Engine<wasm.CrossEncoderEngine> {
   static async load(files: ModelBytes, limits: object, placement: Placement, onWarning: ((message: string) => void) | undefined, workers = 0): Promise<CrossEncoderEngine> {
     const device = placement.tryGpu ? placement.device : "cpu";
-    const core = await wasm.CrossEncoderCore.load(files, limits, device, Engine.warn(onWarning));
+    const core = await wasm.CrossEncoderEngine.load(files, limits, device, Engine.warn(onWarning));
     try {
       const pool = await Engine.pool(core, { kind: "crossEncoder", files, limits }, workers, onWarning);
       return new CrossEncoderEngine(core, placement, await Engine.label(core), pool);
@@ -235,10 +235,10 @@ export class CrossEncoderEngine extends Engine<wasm.CrossEncoderCore> {
 }
 
 /** A bi-encoder's engine. */
-export class EmbedderEngine extends Engine<wasm.EmbedderCore> {
+export class EmbedderEngine extends Engine<wasm.EmbedderEngine> {
   static async load(files: ModelBytes, limits: object, placement: Placement, pooling: unknown, onWarning: ((message: string) => void) | undefined, workers = 0): Promise<EmbedderEngine> {
     const device = placement.tryGpu ? placement.device : "cpu";
-    const core = await wasm.EmbedderCore.load(files, limits, device, pooling, Engine.warn(onWarning));
+    const core = await wasm.EmbedderEngine.load(files, limits, device, pooling, Engine.warn(onWarning));
     try {
       const pool = await Engine.pool(core, { kind: "embedder", files, limits, pooling }, workers, onWarning);
       return new EmbedderEngine(core, placement, await Engine.label(core), pool);

@@ -15,7 +15,7 @@
 use super::convert::read_options;
 use super::errors::{js, JsResult};
 use super::inference::{ranked_to_js, rerank_input, string_list, string_pairs};
-use super::models::{busy, with_model, CrossEncoderCore, EmbedderCore};
+use super::models::{busy, with_model, CrossEncoderEngine, EmbedderEngine};
 use rerankit::inference::batching::Batch;
 use rerankit::inference::tokenization::PairTokenizer;
 use rerankit::inference::{BatchWork, EmbedOptions, RerankWork, ScoreOptions};
@@ -186,8 +186,8 @@ fn read_batch(batch: &JsValue, tokenizer: &PairTokenizer) -> Result<(Batch, bool
     Ok((Batch { rows: (0..n / len).collect(), len, input_ids, attention_mask, token_type_ids }, normalize))
 }
 
-#[wasm_bindgen(js_class = CrossEncoderCore)]
-impl CrossEncoderCore {
+#[wasm_bindgen(js_class = CrossEncoderEngine)]
+impl CrossEncoderEngine {
     /// `score`'s batches, on the CPU engine (see [`ModelWork`]).
     #[wasm_bindgen(js_name = scoreWork)]
     pub fn score_work(&self, pairs: JsValue, options: JsValue) -> JsResult<ModelWork> {
@@ -248,8 +248,8 @@ impl CrossEncoderCore {
     }
 }
 
-#[wasm_bindgen(js_class = EmbedderCore)]
-impl EmbedderCore {
+#[wasm_bindgen(js_class = EmbedderEngine)]
+impl EmbedderEngine {
     /// `embed`'s batches, on the CPU engine (see [`ModelWork`]).
     #[wasm_bindgen(js_name = embedWork)]
     pub fn embed_work(&self, texts: JsValue, options: JsValue, default_normalize: bool) -> JsResult<ModelWork> {

@@ -1,11 +1,11 @@
-//! The two model classes: `CrossEncoderCore` and `EmbedderCore` (wrapped by pkg/engine.ts), one per kind of
-//! model, each with its engine inside — the CPU path (tract), or our WGSL kernels on WebGPU parity-checked
-//! against it, with the CPU as fallback. A call is made as its batches (bindings/wasm/src/model_work.rs): on the
-//! CPU each runs synchronously (`runWorkBatch`), on WebGPU asynchronously (`runDeviceBatch`: WebGPU hands
-//! results back through the event loop).
+//! The two model classes: `CrossEncoderEngine` and `EmbedderEngine`, rerankit's engines (src/inference/engine.rs)
+//! as JavaScript sees them (pkg/engine.ts wraps each in its class of the same name), one per kind of model: the
+//! CPU path (tract), or our WGSL kernels on WebGPU parity-checked against it, with the CPU as fallback. A call is
+//! made as its batches (bindings/wasm/src/model_work.rs): on the CPU each runs synchronously (`runWorkBatch`), on
+//! WebGPU asynchronously (`runDeviceBatch`: WebGPU hands results back through the event loop).
 //!
 //! ```js
-//! const core = await CrossEncoderCore.load({model, tokenizer, config}, {maxLength}, "auto", msg => console.warn(msg));
+//! const core = await CrossEncoderEngine.load({model, tokenizer, config}, {maxLength}, "auto", msg => console.warn(msg));
 //! core.device;                                   // "webgpu" | "cpu" (asked for, no adapter, unsupported graph, failed probe)
 //! const work = core.rerankWork(["q"], [["doc a", "doc b"]], false, {topK: 10});
 //! for (let i = 0; i < work.batchCount; i++) work.setOutput(i, await core.runDeviceBatch(work, i));
@@ -19,7 +19,7 @@ use super::convert::{count_arg, read_options, string_arg, to_js};
 use super::errors::{js, to_js_error, JsResult};
 use super::inference::{cross_encoder_sas, embedder_sas, external_files, string_list};
 use rerankit::inference::{
-    CrossEncoderEngine, Device, EmbedOptions, EmbedderEngine, ExternalFile, LoadOptions, Pooling, PreparedModel, ProbeReport, WarningFn,
+    engine, Device, EmbedOptions, ExternalFile, LoadOptions, Pooling, PreparedModel, ProbeReport, WarningFn,
 };
 use rerankit::{Error, Result};
 use serde_json::{Map, Value};
@@ -48,9 +48,9 @@ export interface EncodedPair {
 "#;
 
 /// A loaded cross-encoder; its engine is the CPU or WebGPU (with the CPU as fallback).
-#[wasm_bindgen(js_name = CrossEncoderCore)]
-pub struct CrossEncoderCore {
-    pub(super) inner: Rc<RefCell<CrossEncoderEngine>>,
+#[wasm_bindgen(js_name = CrossEncoderEngine)]
+pub struct CrossEncoderEngine {
+    pub(super) inner: Rc<RefCell<engine::CrossEncoderEngine>>,
     num_labels: usize,
     max_length: usize,
 }
@@ -166,20 +166,20 @@ macro_rules! device_getters {
     };
 }
 
-device_getters!(CrossEncoderCore);
-device_getters!(EmbedderCore);
+device_getters!(CrossEncoderEngine);
+device_getters!(EmbedderEngine);
 
-#[wasm_bindgen(js_class = CrossEncoderCore)]
-impl CrossEncoderCore {
+#[wasm_bindgen(js_class = CrossEncoderEngine)]
+impl CrossEncoderEngine {
     /// Loads the CPU model (tokenizer, probe oracle, fallback) and, unless `device` is `"cpu"`, the GPU one.
     /// `options`: `{maxLength?, maxQueryTokens?}`; `device`: `"webgpu" | "cpu" | "auto"`; `onWarning(message)`
     /// hears every fallback to the CPU.
-    pub async fn load(files: JsValue, options: JsValue, device: JsValue, on_warning: JsValue) -> JsResult<CrossEncoderCore> {
+    pub async fn load(files: JsValue, options: JsValue, device: JsValue, on_warning: JsValue) -> JsResult<CrossEncoderEngine> {
         let mut r = js(LoadRequest::read(&files, &options, &device))?;
         let (model, limits, place) = js(r.prepare())?;
-        let ce = js(CrossEncoderEngine::load_prepared(model, limits, place, warning_fn(on_warning)).await)?;
+        let ce = js(engine::CrossEncoderEngine::load_prepared(model, limits, place, warning_fn(on_warning)).await)?;
         let (num_labels, max_length) = (ce.cpu().num_labels(), ce.cpu().max_length());
-        Ok(CrossEncoderCore { inner: Rc::new(RefCell::new(ce)), num_labels, max_length })
+        Ok(CrossEncoderEngine { inner: Rc::new(RefCell::new(ce)), num_labels, max_length })
     }
 
     /// Logits per pair (fixed at load: readable while a call is in flight).
@@ -218,18 +218,18 @@ impl CrossEncoderCore {
 /// A loaded bi-encoder; its engine is the CPU or WebGPU (mean pooling on the GPU, parity-checked).
 ///
 /// ```js
-/// const core = await EmbedderCore.load({model, tokenizer, config}, {maxLength}, "auto", "mean", msg => console.warn(msg));
+/// const core = await EmbedderEngine.load({model, tokenizer, config}, {maxLength}, "auto", "mean", msg => console.warn(msg));
 /// await core.embed(["text a", "text b"], {normalize: true, batchSize: 32}, false);   // Float32Array [n × dimension]
 /// ```
-#[wasm_bindgen(js_name = EmbedderCore)]
-pub struct EmbedderCore {
-    pub(super) inner: Rc<RefCell<EmbedderEngine>>,
+#[wasm_bindgen(js_name = EmbedderEngine)]
+pub struct EmbedderEngine {
+    pub(super) inner: Rc<RefCell<engine::EmbedderEngine>>,
     dimension: usize,
 }
 
-#[wasm_bindgen(js_class = EmbedderCore)]
-impl EmbedderCore {
-    /// As `CrossEncoderCore.load`, for encoders with a `last_hidden_state` output; `pooling`: `"mean"`, `"cls"` or
+#[wasm_bindgen(js_class = EmbedderEngine)]
+impl EmbedderEngine {
+    /// As `CrossEncoderEngine.load`, for encoders with a `last_hidden_state` output; `pooling`: `"mean"`, `"cls"` or
     /// `"lastToken"` (only mean pooling runs on WebGPU).
     pub async fn load(
         files: JsValue,
@@ -237,13 +237,13 @@ impl EmbedderCore {
         device: JsValue,
         pooling: JsValue,
         on_warning: JsValue,
-    ) -> JsResult<EmbedderCore> {
+    ) -> JsResult<EmbedderEngine> {
         let mut r = js(LoadRequest::read(&files, &options, &device))?;
         let pooling = js(string_arg("pooling", &pooling).and_then(|p| Pooling::parse(&p)))?;
         let (model, limits, place) = js(r.prepare())?;
-        let e = js(EmbedderEngine::load_prepared(model, limits, place, warning_fn(on_warning)).await)?.with_pooling(pooling);
+        let e = js(engine::EmbedderEngine::load_prepared(model, limits, place, warning_fn(on_warning)).await)?.with_pooling(pooling);
         let dimension = e.cpu().dimension();
-        Ok(EmbedderCore { inner: Rc::new(RefCell::new(e)), dimension })
+        Ok(EmbedderEngine { inner: Rc::new(RefCell::new(e)), dimension })
     }
 
     #[wasm_bindgen(getter)]
