@@ -3,19 +3,20 @@
 //!
 //! In wasm, memory only grows: the peak of a call is what it costs for the life of the instance, and an edge
 //! isolate (128 MB per Cloudflare Worker) is killed when it passes its limit. A batch's activations grow with its
-//! rows × padded length, so the batch sizes a call may use follow from three numbers:
+//! rows × padded length, so the rows a batch may run follow from three numbers:
 //!
-//! - the bytes the program holds before the batch (the loaded model, the call's tokens), counted exactly by
-//!   [`CountingAllocator`] where the build installs it (the wasm modules do);
-//! - the model's [`ActivationCost`]: bytes per row-token of its widest layer (the feed-forward block holds its
-//!   input, its `intermediate`-wide product and that product's activation at once), plus one attention head's
-//!   `len × len` block, which [`super::headwise_attention`] keeps to one head at a time whatever the rows;
-//! - the budget.
+//! - the room: the budget less the memory the last model load left (its holes — the weights' first copies, freed
+//!   once packed — may not fit a batch's large tensors, so none of it is counted on), less the bytes held since
+//!   that load (the call's tokens, the caller's objects: counted exactly by [`CountingAllocator`], which the wasm
+//!   modules install), less a reserve for the allocator's fragmentation. Memory that earlier calls grew is counted
+//!   on: their activations are freed when they end;
+//! - the model's [`ActivationCost`], read from its layer widths;
+//! - `batchSize`, the most rows a batch runs whatever the budget.
 //!
-//! A batch then runs `min(batchSize, (budget − held − reserve) / cost(len))` rows, where `reserve` is room for the
-//! allocator's fragmentation. A budget that cannot hold one row of the longest sequence beside the model is refused
-//! before anything runs (`INVALID_ARGUMENT` naming `memoryBudgetMiB` with the bytes a row needs); a load that
-//! leaves less than that is refused at load.
+//! A budget that the load itself passes, or that leaves no room for one row of `maxLength` tokens, is refused at
+//! load (`INVALID_ARGUMENT` naming `memoryBudgetMiB` with the MiB needed). The rule is conservative: it may refuse
+//! a budget that would have held (a batch's tensors often fit the load's holes); every budget it accepted held in
+//! the measurements (docs/inference.md, tests/node/memory_budget.test.mjs, `bench/runtimes.mjs --memory-budget`).
 
 use super::model_info::ModelInfo;
 use crate::{Error, Result};
@@ -103,8 +104,8 @@ pub struct ActivationCost {
 
 impl ActivationCost {
     /// The cost of a transformer whose widest activation is `widest` floats per token and whose hidden state is
-    /// `hidden` floats (ce-probe, 384 / 1536: 6.84 MiB measured for a 512-token row, 7.50 given; 16 rows 108.3, 111.0 given; small-ce-1,
-    /// 96 / 384: 4.03 MiB, 4.13 given).
+    /// `hidden` floats. Measured against given: ce-probe (384 / 1536) 6.84 MiB for a 512-token row (7.50 given), 108.3
+    /// for 16 rows (111.0); small-ce-1 (96 / 384) 4.03 (4.13).
     pub fn of_transformer(widest: usize, hidden: usize, rows_alone: bool) -> ActivationCost {
         ActivationCost {
             feed_forward_per_token: 4 * (2 * widest + hidden + hidden / 4),
@@ -119,7 +120,11 @@ impl ActivationCost {
         let tokens = if self.rows_alone { rows.min(1) } else { rows }.saturating_mul(len);
         let feed_forward = tokens.saturating_mul(self.feed_forward_per_token);
         let attention = tokens.saturating_mul(self.attention_per_token).saturating_add(len.saturating_mul(len).saturating_mul(self.per_square));
-        if rows == 0 { 0 } else { feed_forward.max(attention) }
+        if rows == 0 {
+            0
+        } else {
+            feed_forward.max(attention)
+        }
     }
 }
 
@@ -148,10 +153,7 @@ impl MemoryBudget {
         Ok(MemoryBudget { bytes: (mib * MIB as f64) as usize })
     }
 
-    /// Bytes a batch may add now. Loading leaves holes (the weights' first copies, freed once packed) that a
-    /// batch's large tensors may not fit, so a call counts on none of the memory the loads grew to: only on what
-    /// calls grew it to beyond that (their activations are freed when they end), less what has been held since
-    /// the last load (the call's tokens, the caller's other objects) and the reserve.
+    /// Bytes a batch may add now: the room of the module's doc.
     pub fn room(&self) -> usize {
         let held_since = held_bytes().unwrap_or(0).saturating_sub(LOADED_HELD.load(Relaxed));
         self.bytes.saturating_sub(LOADED_MEMORY.load(Relaxed) + held_since + RESERVE)
