@@ -190,8 +190,8 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
         let gold_answers = &ml.answers;
         let gold_ids = &ml.document_ids;
         let gold_contexts = &ml.contexts;
-        let gold_offs_doc = Cell::Lit(Value::Array(ml.offsets_in_documents.iter().map(|s| json!({"start": s.start, "end": s.end})).collect()));
-        let gold_offs_ctx = Cell::Lit(Value::Array(ml.offsets_in_contexts.iter().map(|s| json!({"start": s.start, "end": s.end})).collect()));
+        let gold_offs_doc = Cell::Lit(json!(ml.offsets_in_documents));
+        let gold_offs_ctx = Cell::Lit(json!(ml.offsets_in_contexts));
         let filters_bytes = dumps_sorted(ml.filters.as_ref().unwrap_or(&Value::Null));
         let general = |eval_mode: &str, answers: bool| -> Vec<(String, Cell)> {
             let filters = if answers && ml.filters.is_none() { Cell::None } else { Cell::Bytes(filters_bytes.clone()) };
