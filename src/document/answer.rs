@@ -37,6 +37,17 @@ pub enum AnswerType {
     Other,
 }
 
+impl AnswerType {
+    /// The type as Haystack spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnswerType::Extractive => "extractive",
+            AnswerType::Generative => "generative",
+            AnswerType::Other => "other",
+        }
+    }
+}
+
 /// An answer of a reader or generator; `answer == ""` means "no answer". Fields in Haystack's `to_dict` order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {

@@ -207,126 +207,71 @@ fn test_text_labels_with_different_fields_are_not_equal() {
     assert_ne!(text_label(), different);
 }
 
-/// test_label_from_json and test_text_label_from_dict (the JSON file holds the dict).
+/// test_label_from_json, test_label_to_json, test_text_label_from_dict and test_text_label_to_dict (the JSON
+/// file holds the dict).
 #[test]
-fn test_text_label_from_dict() {
+fn test_text_label_dict() {
     assert_eq!(Label::from_dict("label", &text_label_dict()).unwrap(), text_label());
+    assert_eq!(text_label().to_dict(), text_label_dict());
 }
 
-/// test_label_to_json and test_text_label_to_dict.
-#[test]
-fn test_text_label_to_dict() {
-    assert_eq!(text_label().to_dict(), text_label_dict());
+/// The copies of the table label in Haystack's equality tests: no id, no timestamp, and a table document
+/// without id (Haystack hashes the DataFrame's printout into it).
+fn table_label_copy(answer_text: &str, offset: Offset) -> Label {
+    let document = doc(records_table(), ContentType::Table, None, json!({}), None).unwrap();
+    label("some", table_answer_of_label(answer_text, offset), document, true, LabelOrigin::UserFeedback, None, None)
 }
 
 #[test]
 fn test_table_labels_with_identical_fields_are_equal() {
-    // The copy's table document has no id: Haystack hashes the DataFrame's printout into the fixture's id.
-    let copy = label(
-        "some",
-        table_answer_of_label("text_2", cell(1, 0)),
-        doc(records_table(), ContentType::Table, None, json!({}), None).unwrap(),
-        true,
-        LabelOrigin::UserFeedback,
-        None,
-        None,
-    );
+    let copy = table_label_copy("text_2", cell(1, 0));
     assert_eq!(copy.document.id, "fe5cb68f8226776914781f6bd40ad718");
     assert!(haystack_eq(&table_label(), &copy));
 }
 
 #[test]
 fn test_table_labels_with_different_fields_are_not_equal() {
-    let different = label(
-        "some",
-        table_answer_of_label("text_1", cell(0, 0)),
-        doc(records_table(), ContentType::Table, None, json!({}), None).unwrap(),
-        true,
-        LabelOrigin::UserFeedback,
-        None,
-        None,
-    );
-    assert!(!haystack_eq(&table_label(), &different));
+    assert!(!haystack_eq(&table_label(), &table_label_copy("text_1", cell(0, 0))));
 }
 
-/// test_table_label_from_json and test_table_label_from_dict.
+/// test_table_label_from_json, test_table_label_to_json, test_table_label_from_dict, test_table_label_to_dict.
 #[test]
-fn test_table_label_from_dict() {
+fn test_table_label_dict() {
     assert_eq!(Label::from_dict("label", &table_label_dict()).unwrap(), table_label());
-}
-
-/// test_table_label_to_json and test_table_label_to_dict.
-#[test]
-fn test_table_label_to_dict() {
     assert_eq!(table_label().to_dict(), table_label_dict());
 }
 
-/// test_answer_to_json and test_answer_to_dict.
+/// test_answer_to_json, test_answer_from_json, test_answer_to_dict, test_answer_from_dict, and the same four
+/// for the table answer.
 #[test]
-fn test_answer_to_dict() {
-    assert_eq!(text_answer().to_dict(), text_answer_dict());
+fn test_answer_dict() {
+    for (answer, dict) in [(text_answer(), text_answer_dict()), (table_answer(), table_answer_dict())] {
+        assert_eq!(answer.to_dict(), dict);
+        assert_eq!(Answer::from_dict("answer", &dict).unwrap(), answer);
+    }
 }
 
-/// test_answer_from_json and test_answer_from_dict.
+/// test_document_from_dict, test_document_to_dict, test_document_{from,to}_json_without_embedding, and the
+/// same four for the table document.
 #[test]
-fn test_answer_from_dict() {
-    assert_eq!(Answer::from_dict("answer", &text_answer_dict()).unwrap(), text_answer());
-}
-
-/// test_table_answer_to_json and test_table_answer_to_dict.
-#[test]
-fn test_table_answer_to_dict() {
-    assert_eq!(table_answer().to_dict(), table_answer_dict());
-}
-
-/// test_table_answer_from_json and test_table_answer_from_dict.
-#[test]
-fn test_table_answer_from_dict() {
-    assert_eq!(Answer::from_dict("answer", &table_answer_dict()).unwrap(), table_answer());
-}
-
-/// test_document_from_dict and test_document_from_json_without_embedding.
-#[test]
-fn test_document_from_dict() {
-    assert_eq!(Document::from_dict(&obj(text_doc_dict()), &Map::new(), None).unwrap(), text_doc("some text", "doc1"));
-}
-
-/// test_document_to_dict and test_document_to_json_without_embedding.
-#[test]
-fn test_document_to_dict() {
-    assert_eq!(Value::Object(text_doc("some text", "doc1").to_dict(&Map::new())), text_doc_dict());
-}
-
-/// test_table_document_from_dict and test_table_doc_from_json_without_embedding.
-#[test]
-fn test_table_document_from_dict() {
+fn test_document_dict() {
     let table_doc = doc(actors_table(), ContentType::Table, Some("doc1"), json!({}), None).unwrap();
-    assert_eq!(Document::from_dict(&obj(table_doc_dict()), &Map::new(), None).unwrap(), table_doc);
+    for (d, dict) in [(text_doc("some text", "doc1"), text_doc_dict()), (table_doc, table_doc_dict())] {
+        assert_eq!(Document::from_dict(&obj(dict.clone()), &Map::new(), None).unwrap(), d);
+        assert_eq!(Value::Object(d.to_dict(&Map::new())), dict);
+    }
 }
 
-/// test_table_document_to_dict and test_table_doc_to_json_without_embedding.
-#[test]
-fn test_table_document_to_dict() {
-    let table_doc = doc(actors_table(), ContentType::Table, Some("doc1"), json!({}), None).unwrap();
-    assert_eq!(Value::Object(table_doc.to_dict(&Map::new())), table_doc_dict());
-}
-
-/// test_document_from_json_with_embedding and test_document_to_json_with_embedding (text_doc_emb.json).
+/// test_document_{from,to}_json_with_embedding and test_table_doc_{from,to}_json_with_embedding
+/// (text_doc_emb.json, table_doc_emb.json).
 #[test]
 fn test_document_json_with_embedding() {
-    let json = with_embedding(text_doc_dict(), "doc2");
-    let d = doc_with_embedding(json!("some text"), ContentType::Text);
-    assert_eq!(Document::from_dict(&obj(json.clone()), &Map::new(), None).unwrap(), d);
-    assert_eq!(Value::Object(d.to_dict(&Map::new())), json);
-}
-
-/// test_table_doc_from_json_with_embedding and test_table_doc_to_json_with_embedding (table_doc_emb.json).
-#[test]
-fn test_table_doc_json_with_embedding() {
-    let json = with_embedding(table_doc_dict(), "doc2");
-    let d = doc_with_embedding(actors_table(), ContentType::Table);
-    assert_eq!(Document::from_dict(&obj(json.clone()), &Map::new(), None).unwrap(), d);
-    assert_eq!(Value::Object(d.to_dict(&Map::new())), json);
+    for (content, content_type, dict) in [(json!("some text"), ContentType::Text, text_doc_dict()), (actors_table(), ContentType::Table, table_doc_dict())] {
+        let json = with_embedding(dict, "doc2");
+        let d = doc_with_embedding(content, content_type);
+        assert_eq!(Document::from_dict(&obj(json.clone()), &Map::new(), None).unwrap(), d);
+        assert_eq!(Value::Object(d.to_dict(&Map::new())), json);
+    }
 }
 
 #[test]

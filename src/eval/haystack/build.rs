@@ -12,7 +12,7 @@ use super::squad::{compute_exact, get_tokens};
 use super::table::{Cell, NodeTable};
 use crate::python::json::dumps_sorted;
 use crate::python::repr::str_of;
-use crate::document::{Document, MultiLabel};
+use crate::document::{Answer, Document, MultiLabel, Offset};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 
@@ -59,47 +59,31 @@ impl PredictedAnswer {
         }
     }
 
-    /// From an `Answer` dict (`document_ids`, or the older single `document_id`).
+    /// From an `Answer` dict, read as `Answer.from_dict` reads it (`document_ids`, or the older `document_id`).
+    /// Table answers (`TableCell` offsets) are not evaluated: Haystack's answer metrics compare character spans.
     pub fn from_dict(field: &str, v: &Value) -> Result<Self> {
-        let Value::Object(m) = v else { return Err(Error::invalid(field, "expected an answer object")) };
-        let answer = match m.get("answer") {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Null) | None => return Err(Error::invalid(&format!("{field}.answer"), "is required")),
-            Some(_) => return Err(Error::invalid(&format!("{field}.answer"), "expected a string")),
-        };
-        let spans = |k: &str| -> Result<Option<Vec<(i64, i64)>>> {
-            match m.get(k) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::Array(a)) => a
-                    .iter()
-                    .map(|s| match (s.get("start").and_then(Value::as_i64), s.get("end").and_then(Value::as_i64)) {
-                        (Some(a), Some(b)) => Ok((a, b)),
-                        _ => Err(Error::invalid(&format!("{field}.{k}"), "expected [{start, end}]")),
-                    })
-                    .collect::<Result<Vec<_>>>()
-                    .map(Some),
-                Some(_) => Err(Error::invalid(&format!("{field}.{k}"), "expected a list of spans")),
-            }
-        };
-        let document_ids = match (m.get("document_ids"), m.get("document_id")) {
-            (Some(Value::Array(a)), _) => Some(
-                a.iter()
-                    .map(|x| x.as_str().map(str::to_string).ok_or_else(|| Error::invalid(&format!("{field}.document_ids"), "expected strings")))
-                    .collect::<Result<Vec<_>>>()?,
-            ),
-            (Some(Value::Null) | None, Some(Value::String(s))) => Some(vec![s.clone()]),
-            (Some(Value::Null) | None, Some(Value::Null) | None) => None,
-            _ => return Err(Error::invalid(&format!("{field}.document_ids"), "expected a list of strings or null")),
+        let a = Answer::from_dict(field, v)?;
+        let spans = |k: &str, offsets: Option<Vec<Offset>>| -> Result<Option<Vec<(i64, i64)>>> {
+            offsets
+                .map(|o| {
+                    o.into_iter()
+                        .map(|x| match x {
+                            Offset::Span(s) => Ok((s.start, s.end)),
+                            Offset::Cell(_) => Err(Error::unsupported(format!("{field}.{k}: table answers (row/col offsets) cannot be evaluated"))),
+                        })
+                        .collect()
+                })
+                .transpose()
         };
         Ok(PredictedAnswer {
-            answer,
-            answer_type: m.get("type").and_then(Value::as_str).unwrap_or("extractive").to_string(),
-            score: m.get("score").and_then(Value::as_f64),
-            context: m.get("context").filter(|c| !c.is_null()).cloned(),
-            offsets_in_document: spans("offsets_in_document")?,
-            offsets_in_context: spans("offsets_in_context")?,
-            document_ids,
-            meta: m.get("meta").and_then(Value::as_object).cloned().unwrap_or_default(),
+            offsets_in_document: spans("offsets_in_document", a.offsets_in_document)?,
+            offsets_in_context: spans("offsets_in_context", a.offsets_in_context)?,
+            answer: a.answer,
+            answer_type: a.answer_type.as_str().to_string(),
+            score: a.score,
+            context: a.context,
+            document_ids: a.document_ids,
+            meta: a.meta,
         })
     }
 }
