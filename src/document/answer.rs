@@ -2,6 +2,7 @@
 
 use super::json_type;
 use crate::error::{Error, Result};
+use crate::python::{dataframe as python_dataframe, repr as python_repr};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -109,5 +110,14 @@ impl Answer {
 
     pub fn to_dict(&self) -> Value {
         serde_json::to_value(self).expect("an Answer always serialises")
+    }
+
+    /// `str(answer.context)`: Haystack turns a list context into a DataFrame (a table, column names first), so
+    /// a list prints as pandas prints the table.
+    pub fn context_str(context: &Value) -> Result<String> {
+        match context {
+            Value::Array(rows) => python_dataframe::dataframe_str("context", rows),
+            other => Ok(python_repr::str_of(other)),
+        }
     }
 }

@@ -11,7 +11,6 @@ use super::context::calculate_context_similarity;
 use super::squad::{compute_exact, get_tokens};
 use super::table::{Cell, NodeTable};
 use crate::python::json::dumps_sorted;
-use crate::python::repr::str_of;
 use crate::document::{Answer, Document, MultiLabel, Offset};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
@@ -209,8 +208,8 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
                 let em: Vec<f64> = gold_answers.iter().map(|g| compute_exact(g, &a.answer)).collect();
                 let f1v: Vec<Value> = gold_answers.iter().map(|g| f1_value(g, &a.answer)).collect();
                 let f1: Vec<f64> = f1v.iter().map(|v| v.as_f64().unwrap_or(0.0)).collect();
-                let ctx = a.context.as_ref().map(str_of).unwrap_or_default();
-                let sim: Vec<f64> = gold_contexts.iter().map(|g| calculate_context_similarity(g, &ctx, cm.min_length, cm.boost_split_overlaps)).collect();
+                let ctx = a.context.as_ref().map(Answer::context_str).transpose()?;
+                let sim: Vec<f64> = gold_contexts.iter().map(|g| calculate_context_similarity(g, ctx.as_deref().unwrap_or_default(), cm.min_length, cm.boost_split_overlaps)).collect();
                 let ids = a.document_ids.clone().unwrap_or_default();
                 let idm: Vec<f64> = gold_ids.iter().map(|g| if ids.contains(g) { 1.0 } else { 0.0 }).collect();
                 let scoped = |vals: &[f64]| -> [f64; 4] { answer_scopes(vals, &sim, &idm, cm.threshold) };
@@ -221,7 +220,7 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
                     ("document_ids".into(), a.document_ids.as_ref().map(|d| strs(d)).unwrap_or(Cell::None)),
                     ("offsets_in_document".into(), spans_value(&a.offsets_in_document)),
                     ("offsets_in_context".into(), spans_value(&a.offsets_in_context)),
-                    ("context".into(), a.context.as_ref().map(|c| Cell::Str(str_of(c))).unwrap_or(Cell::None)),
+                    ("context".into(), ctx.clone().map(Cell::Str).unwrap_or(Cell::None)),
                     // float, as in Haystack's frame: pd.concat with the zero-row frames of the fields a node did not
                     // return (no `rank` column there) turns the int64 ranks into float64 ("1.0" in the CSV)
                     ("rank".into(), Cell::Float(rank as f64 + 1.0)),
@@ -266,7 +265,7 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
             b.see(&GENERAL);
             b.see(&["context", "document_id", "gold_document_ids", "gold_answers", "gold_contexts", "gold_contexts_similarity", "gold_documents_id_match", "gold_answers_match", "gold_id_match", "answer_match", "gold_id_or_answer_match", "gold_id_and_answer_match", "context_match", "gold_id_or_context_match", "gold_id_and_context_match", "gold_id_and_context_and_answer_match", "context_and_answer_match", "rank"]);
             for (rank, d) in docs.iter().enumerate() {
-                let content = str_of(&d.content);
+                let content = d.content_str()?;
                 let sim: Vec<f64> = gold_contexts.iter().map(|g| calculate_context_similarity(g, &content, cm.min_length, cm.boost_split_overlaps)).collect();
                 let idm: Vec<f64> = gold_ids.iter().map(|g| if &d.id == g { 1.0 } else { 0.0 }).collect();
                 let ansm: Vec<f64> = gold_answers.iter().map(|g| if !g.is_empty() && content.contains(g.as_str()) { 1.0 } else { 0.0 }).collect();
