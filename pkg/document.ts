@@ -3,8 +3,8 @@ import { checkListLength, invalidArgument } from "./errors.js";
 
 /** What a document holds, as Haystack's `content_type`. */
 export type ContentType = "text" | "table" | "image" | "audio";
-/** The fields a document id may be hashed from (Haystack's `id_hash_keys`). */
-export type IdHashKey = "content" | "content_type" | "score" | "meta";
+/** The fields a document id may be hashed from (Haystack's `id_hash_keys`); `"meta.<key>"` is one meta value. */
+export type IdHashKey = "content" | "content_type" | "score" | "meta" | `meta.${string}`;
 /** `{customKey: standardAttribute}`, as Haystack's `field_map`. */
 export type FieldMap = Record<string, "content" | "content_type" | "id" | "score" | "meta" | "embedding" | "id_hash_keys">;
 /** A document's or label's metadata: any JSON-like values. */
@@ -16,7 +16,11 @@ export interface DocumentInit {
   content: string | unknown[][];
   /** What `content` is (default `"text"`). */
   contentType?: ContentType;
-  /** Kept as given; otherwise derived as Haystack 1.x does (MurmurHash3 of the content, or of `idHashKeys`). */
+  /**
+   * Kept as given; otherwise derived as Haystack 1.x does: the MurmurHash3 of the content (for a table, of
+   * pandas' printout of it; a table pandas prints differently by version or terminal is refused with
+   * `UNSUPPORTED`), or of `idHashKeys`.
+   */
   id?: string;
   /** A retriever's or ranker's score, if any. */
   score?: number | null;
@@ -24,7 +28,7 @@ export interface DocumentInit {
   meta?: Meta;
   /** The document's embedding, if it has one. */
   embedding?: ArrayLike<number> | null;
-  /** The fields the id is hashed from when no `id` is given (default: the content). */
+  /** The fields the id is hashed from when no `id` is given (default: the content alone). */
   idHashKeys?: IdHashKey[] | null;
 }
 
@@ -38,8 +42,8 @@ export interface DocumentDict {
   score: number | null;
   /** Metadata. */
   meta: Meta;
-  /** The fields the id was hashed from (null: the content). */
-  id_hash_keys: IdHashKey[] | null;
+  /** The fields the id was hashed from, `["content"]` by default (Haystack's). */
+  id_hash_keys: IdHashKey[];
   /** The embedding as a plain array, or null. */
   embedding: number[] | null;
   /** The document's id. */
@@ -64,8 +68,8 @@ export class Document {
    * float32's `1.100000023841858`.
    */
   embedding: Float32Array | Float64Array | null;
-  /** The fields the id was hashed from (null: the content). */
-  idHashKeys: IdHashKey[] | null;
+  /** The fields the id was hashed from, `["content"]` by default (Haystack's). */
+  idHashKeys: IdHashKey[];
 
   constructor(init: DocumentInit) {
     if (init === null || typeof init !== "object") invalidArgument("document", "expected an object like {content}");
@@ -158,6 +162,14 @@ export interface Span {
   end: number;
 }
 
+/** A table answer's cell (Haystack's `TableCell`): row (without the header row) and column. */
+export interface TableCell {
+  /** Row, counted from the first data row. */
+  row: number;
+  /** Column. */
+  col: number;
+}
+
 /** An answer of a reader or generator, in Haystack's dict form; `answer: ""` means no answer. */
 export interface Answer {
   /** The answer text (`""`: no answer). */
@@ -168,11 +180,13 @@ export interface Answer {
   score?: number | null;
   /** The text (or table) around the answer. */
   context?: string | unknown[][] | null;
-  /** Where the answer is in the document. */
-  offsets_in_document?: Span[] | null;
+  /** Where the answer is in the document: character spans, or cells for a table. */
+  offsets_in_document?: (Span | TableCell)[] | null;
   /** Where the answer is in `context`. */
-  offsets_in_context?: Span[] | null;
-  /** The id of the document the answer comes from. */
+  offsets_in_context?: (Span | TableCell)[] | null;
+  /** The ids of the documents the answer comes from (one for extractive answers). */
+  document_ids?: string[] | null;
+  /** Older dicts' single id (before Haystack 1.12): read as `document_ids: [id]`. */
   document_id?: string | null;
   /** Metadata. */
   meta?: Meta;
@@ -293,12 +307,12 @@ export class MultiLabel {
   /** The labels' answer texts. */
   readonly answers: string[];
   /** Where each answer is in its document. */
-  readonly offsetsInDocuments: Span[];
+  readonly offsetsInDocuments: (Span | TableCell)[];
   /** Where each answer is in its context. */
-  readonly offsetsInContexts: Span[];
+  readonly offsetsInContexts: (Span | TableCell)[];
   /** The ids of the labels' documents. */
   readonly documentIds: string[];
-  /** The answers' contexts. */
+  /** `str(content)` of the answered labels' documents (a table's pandas printout). */
   readonly contexts: string[];
 
   constructor(labels: (Label | LabelDict)[], options: { dropNegativeLabels?: boolean; dropNoAnswers?: boolean } = {}) {
@@ -307,7 +321,7 @@ export class MultiLabel {
     const dicts = labels.map((l) => (l instanceof Label ? l.toDict() : l));
     const agg = wasm.multiLabel(dicts, options) as {
       id: string; query: string; filters: Record<string, unknown> | null; labels: LabelDict[]; no_answer: boolean;
-      answers: string[]; offsets_in_documents: Span[]; offsets_in_contexts: Span[]; document_ids: string[]; contexts: string[];
+      answers: string[]; offsets_in_documents: (Span | TableCell)[]; offsets_in_contexts: (Span | TableCell)[]; document_ids: string[]; contexts: string[];
     };
     this.id = agg.id;
     this.query = agg.query;

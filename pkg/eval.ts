@@ -10,7 +10,7 @@
 export { RerankitError, type ErrorCode } from "./errors.js";
 export {
   Document, Label, MultiLabel,
-  type Answer, type ContentType, type DocumentDict, type DocumentInit, type FieldMap, type IdHashKey, type LabelDict, type Meta, type Span,
+  type Answer, type ContentType, type DocumentDict, type DocumentInit, type FieldMap, type IdHashKey, type LabelDict, type Meta, type Span, type TableCell,
 } from "./document.js";
 export { version, wasmMemoryBytes, wasmRestarts, wasmSimd } from "./runtime.js";
 export type { WasmSimd } from "./wasm_simd.js";

@@ -1,7 +1,8 @@
-//! `Span` and `Answer` (seeds 001/003).
+//! `Span`, `TableCell` and `Answer` (seeds 001/003).
 
 use super::json_type;
 use crate::error::{Error, Result};
+use crate::python::{dataframe as python_dataframe, repr as python_repr};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -10,6 +11,21 @@ use serde_json::{Map, Value};
 pub struct Span {
     pub start: i64,
     pub end: i64,
+}
+
+/// A table answer's cell, as Haystack's `TableCell` (row counted without the header row).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableCell {
+    pub row: i64,
+    pub col: i64,
+}
+
+/// Where an answer lies: Haystack reads an offset dict with a `row` key as a `TableCell`, any other as a `Span`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Offset {
+    Cell(TableCell),
+    Span(Span),
 }
 
 /// Where an answer came from.
@@ -22,7 +38,18 @@ pub enum AnswerType {
     Other,
 }
 
-/// An answer of a reader or generator; `answer == ""` means "no answer".
+impl AnswerType {
+    /// The type as Haystack spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnswerType::Extractive => "extractive",
+            AnswerType::Generative => "generative",
+            AnswerType::Other => "other",
+        }
+    }
+}
+
+/// An answer of a reader or generator; `answer == ""` means "no answer". Fields in Haystack's `to_dict` order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
     pub answer: String,
@@ -30,27 +57,23 @@ pub struct Answer {
     pub answer_type: AnswerType,
     #[serde(default)]
     pub score: Option<f64>,
-    /// The passage (or table) the answer was read from.
+    /// The passage (or table, as a list of rows) the answer was read from.
     #[serde(default)]
     pub context: Option<Value>,
     #[serde(default)]
-    pub offsets_in_document: Option<Vec<Span>>,
+    pub offsets_in_document: Option<Vec<Offset>>,
     #[serde(default)]
-    pub offsets_in_context: Option<Vec<Span>>,
-    #[serde(default, alias = "document_ids", deserialize_with = "document_id_or_ids")]
-    pub document_id: Option<String>,
+    pub offsets_in_context: Option<Vec<Offset>>,
+    /// The documents the answer came from: one for extractive answers, any number for generative ones.
     #[serde(default)]
+    pub document_ids: Option<Vec<String>>,
+    #[serde(default, deserialize_with = "meta_or_empty")]
     pub meta: Map<String, Value>,
 }
 
-/// Accepts Haystack 1.x's older `document_id` (a string) and its later `document_ids` (a list: the first id).
-fn document_id_or_ids<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Option<String>, D::Error> {
-    let v = Option::<Value>::deserialize(d)?;
-    Ok(match v {
-        Some(Value::String(s)) => Some(s),
-        Some(Value::Array(items)) => items.first().and_then(|x| x.as_str().map(str::to_string)),
-        _ => None,
-    })
+/// Haystack's `__post_init__` turns a `None` meta into `{}`.
+fn meta_or_empty<'de, D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Map<String, Value>, D::Error> {
+    Ok(Option::<Map<String, Value>>::deserialize(d)?.unwrap_or_default())
 }
 
 impl Answer {
@@ -62,19 +85,39 @@ impl Answer {
             context: None,
             offsets_in_document: None,
             offsets_in_context: None,
-            document_id: None,
+            document_ids: None,
             meta: Map::new(),
         }
     }
 
+    /// `Answer.from_dict`, which also reads the `document_id` of answers saved before Haystack 1.12: a string
+    /// becomes a one-id list, `None` stays `None`, and it replaces any `document_ids` beside it, as in Haystack.
     pub fn from_dict(field: &str, value: &Value) -> Result<Self> {
-        if !value.is_object() {
+        let Value::Object(m) = value else {
             return Err(Error::invalid(field, format!("expected an object, got {}", json_type(value))));
+        };
+        let mut m = m.clone();
+        if let Some(legacy) = m.remove("document_id") {
+            let ids = match legacy {
+                Value::Null => Value::Null,
+                id @ Value::String(_) => Value::Array(vec![id]),
+                other => return Err(Error::invalid(&format!("{field}.document_id"), format!("expected a string or null, got {}", json_type(&other)))),
+            };
+            m.insert("document_ids".into(), ids);
         }
-        serde_json::from_value(value.clone()).map_err(|e| Error::invalid(field, e))
+        serde_json::from_value(Value::Object(m)).map_err(|e| Error::invalid(field, e))
     }
 
     pub fn to_dict(&self) -> Value {
         serde_json::to_value(self).expect("an Answer always serialises")
+    }
+
+    /// `str(answer.context)`: Haystack turns a list context into a DataFrame (a table, column names first), so
+    /// a list prints as pandas prints the table.
+    pub fn context_str(context: &Value) -> Result<String> {
+        match context {
+            Value::Array(rows) => python_dataframe::dataframe_str("context", rows),
+            other => Ok(python_repr::str_of(other)),
+        }
     }
 }

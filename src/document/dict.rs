@@ -29,13 +29,7 @@ impl Document {
         out.insert(rename("content_type"), Value::String(self.content_type.as_str().into()));
         out.insert(rename("score"), self.score.map(Value::from).unwrap_or(Value::Null));
         out.insert(rename("meta"), Value::Object(self.meta.clone()));
-        out.insert(
-            rename("id_hash_keys"),
-            match &self.id_hash_keys {
-                Some(keys) => Value::Array(keys.iter().map(|k| Value::String(k.as_str().into())).collect()),
-                None => Value::Null,
-            },
-        );
+        out.insert(rename("id_hash_keys"), Value::Array(self.id_hash_keys.iter().map(|k| Value::String(k.name())).collect()));
         out.insert(
             rename("embedding"),
             match &self.embedding {
@@ -47,8 +41,9 @@ impl Document {
         out
     }
 
-    /// `Document.from_dict(dict, field_map, id_hash_keys)`. `id_hash_keys` applies only when the dict has no
-    /// id; keys starting with `__` are ignored.
+    /// `Document.from_dict(dict, field_map)`; keys starting with `__` are ignored. `id_hash_keys`, when given,
+    /// replaces the dict's own `id_hash_keys` (Haystack 1.26 hashes the id from the dict's); either applies only
+    /// when the dict has no id.
     pub fn from_dict(dict: &Map<String, Value>, field_map: &FieldMap, id_hash_keys: Option<Vec<IdHashKey>>) -> Result<Self> {
         for (custom, standard) in field_map {
             match standard.as_str() {
@@ -111,13 +106,10 @@ impl Document {
             None | Some(Value::Null) => None,
             Some(value) => Some(parse_embedding(value)?),
         };
-        let hash_keys = if id.is_none() {
-            id_hash_keys
-        } else {
-            match attrs.get("id_hash_keys") {
-                None | Some(Value::Null) => None,
-                Some(value) => Some(parse_id_hash_keys(value)?),
-            }
+        let hash_keys = match (id_hash_keys, attrs.get("id_hash_keys")) {
+            (Some(given), _) => Some(given),
+            (None, None | Some(Value::Null)) => None,
+            (None, Some(value)) => Some(parse_id_hash_keys(value)?),
         };
         Document::build(content, content_type, id, score, meta, embedding, hash_keys)
     }
@@ -194,7 +186,8 @@ mod tests {
     fn tables_and_bad_fields() {
         let dict = map(json!({"content": [["a", "b"], [1, 2]], "content_type": "table"}));
         let d = Document::from_dict(&dict, &Map::new(), None).unwrap();
-        assert_eq!(d.id, super::super::id::id_from_key("[['a', 'b'], [1, 2]]"));
+        // farm-haystack 1.26.4: the MurmurHash3 of the DataFrame's printout "   a  b\n0  1  2".
+        assert_eq!(d.id, "c5346bff2648716c10abed17a3136a53");
         for (bad, field) in [
             (json!({"content": "x", "meta": 3}), "meta"),
             (json!({"content": "x", "score": "high"}), "score"),

@@ -165,6 +165,7 @@ impl Label {
         Ok(label)
     }
 
+    /// `Label.to_dict()`: Haystack's keys, so without `no_answer` (a property there, derived from the answer).
     pub fn to_dict(&self) -> Value {
         let mut m = Map::new();
         m.insert("id".into(), Value::String(self.id.clone()));
@@ -174,7 +175,6 @@ impl Label {
         m.insert("is_correct_document".into(), Value::Bool(self.is_correct_document));
         m.insert("origin".into(), Value::String(self.origin.as_str().into()));
         m.insert("answer".into(), self.answer.as_ref().map(Answer::to_dict).unwrap_or(Value::Null));
-        m.insert("no_answer".into(), self.no_answer.map(Value::Bool).unwrap_or(Value::Null));
         m.insert("pipeline_id".into(), opt_str(&self.pipeline_id));
         m.insert("created_at".into(), opt_str(&self.created_at));
         m.insert("updated_at".into(), opt_str(&self.updated_at));
@@ -222,11 +222,11 @@ pub struct MultiLabel {
     pub no_answer: bool,
     /// The answers of the answered labels (`[""]` when `no_answer`).
     pub answers: Vec<String>,
-    pub offsets_in_documents: Vec<crate::document::Span>,
-    pub offsets_in_contexts: Vec<crate::document::Span>,
+    pub offsets_in_documents: Vec<crate::document::Offset>,
+    pub offsets_in_contexts: Vec<crate::document::Offset>,
     /// Ids of the documents of the labels that have an answer.
     pub document_ids: Vec<String>,
-    /// `str(document.content)` of the labels that have an answer.
+    /// `str(document.content)` of the labels that have an answer (a table's pandas printout).
     pub contexts: Vec<String>,
 }
 
@@ -272,7 +272,7 @@ impl MultiLabel {
         }
         let answered: Vec<&Label> = unique.iter().filter(|l| l.no_answer != Some(true)).collect();
         let document_ids = answered.iter().map(|l| l.document.id.clone()).collect();
-        let contexts = answered.iter().map(|l| python_repr::str_of(&l.document.content)).collect();
+        let contexts = answered.iter().map(|l| l.document.content_str()).collect::<Result<_>>()?;
         Ok(MultiLabel { id, labels: unique, query, filters, no_answer, answers, offsets_in_documents, offsets_in_contexts, document_ids, contexts })
     }
 }

@@ -6,11 +6,11 @@ pub mod dict;
 pub mod id;
 mod label;
 
-pub use answer::{Answer, AnswerType, Span};
+pub use answer::{Answer, AnswerType, Offset, Span, TableCell};
 pub use label::{Label, LabelOrigin, MultiLabel, MultiLabelOptions};
 
 use crate::error::{Error, Result};
-use crate::python::repr as python_repr;
+use crate::python::{dataframe as python_dataframe, repr as python_repr};
 use serde_json::{Map, Value};
 
 /// What a document's `content` holds.
@@ -48,12 +48,15 @@ impl ContentType {
 }
 
 /// A document attribute that may feed the id hash (`id_hash_keys`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IdHashKey {
     Content,
     ContentType,
     Score,
     Meta,
+    /// `"meta.<key>"`: one meta value, skipped when the document's meta lacks the key. The key is everything
+    /// after the first dot (`"meta.url.path"` reads `meta["url.path"]`), as in Haystack.
+    MetaKey(String),
 }
 
 impl IdHashKey {
@@ -66,19 +69,24 @@ impl IdHashKey {
             "embedding" => Err(Error::unsupported(format!(
                 "{field}: \"embedding\" cannot be hashed reproducibly (Haystack hashes numpy's printout); use \"content\" and/or \"meta\""
             ))),
-            other => Err(Error::invalid(
-                field,
-                format!("{other:?} is not one of \"content\", \"content_type\", \"score\", \"meta\""),
-            )),
+            other => match other.strip_prefix("meta.") {
+                Some(key) => Ok(IdHashKey::MetaKey(key.to_string())),
+                None => Err(Error::invalid(
+                    field,
+                    format!("{other:?} is not one of \"content\", \"content_type\", \"score\", \"meta\" or \"meta.<key>\""),
+                )),
+            },
         }
     }
 
-    pub fn as_str(self) -> &'static str {
+    /// The key as Haystack spells it in `id_hash_keys`.
+    pub fn name(&self) -> String {
         match self {
-            IdHashKey::Content => "content",
-            IdHashKey::ContentType => "content_type",
-            IdHashKey::Score => "score",
-            IdHashKey::Meta => "meta",
+            IdHashKey::Content => "content".into(),
+            IdHashKey::ContentType => "content_type".into(),
+            IdHashKey::Score => "score".into(),
+            IdHashKey::Meta => "meta".into(),
+            IdHashKey::MetaKey(key) => format!("meta.{key}"),
         }
     }
 }
@@ -92,8 +100,10 @@ pub struct Document {
     pub content_type: ContentType,
     pub score: Option<f64>,
     pub meta: Map<String, Value>,
-    /// The keys the id was hashed from; `None` means the content alone (Haystack's default).
-    pub id_hash_keys: Option<Vec<IdHashKey>>,
+    /// The keys as Haystack keeps them: those given, or `["content"]`. The id was hashed from the keys given
+    /// when the document was built, so a default document's id is the hash of its content alone, not of the
+    /// `":" + content` that an explicit `["content"]` hashes (both Haystack's rules).
+    pub id_hash_keys: Vec<IdHashKey>,
     /// Doubles, as the caller gave them: a document's numbers come back bit for bit (`1.1` stays `1.1`, not
     /// the float32 `1.100000023841858`); a ranker that computes in float32 narrows its own copy.
     pub embedding: Option<Vec<f64>>,
@@ -104,10 +114,18 @@ impl Document {
     pub fn new(content: impl Into<String>) -> Self {
         let content = Value::String(content.into());
         let id = id::id_from_key(&python_repr::str_of(&content));
-        Document { id, content, content_type: ContentType::Text, score: None, meta: Map::new(), id_hash_keys: None, embedding: None }
+        Document {
+            id,
+            content,
+            content_type: ContentType::Text,
+            score: None,
+            meta: Map::new(),
+            id_hash_keys: vec![IdHashKey::Content],
+            embedding: None,
+        }
     }
 
-    /// Builds a document, validating each field and deriving the id when none is given.
+    /// Builds a document, validating each field and deriving the id from `id_hash_keys` when none is given.
     pub fn build(
         content: Value,
         content_type: ContentType,
@@ -128,11 +146,13 @@ impl Document {
                 return Err(Error::invalid("embedding", format!("value at index {i} is not finite")));
             }
         }
-        let mut doc = Document { id: String::new(), content, content_type, score, meta, id_hash_keys, embedding };
+        let mut doc = Document { id: String::new(), content, content_type, score, meta, id_hash_keys: Vec::new(), embedding };
         doc.id = match id {
             Some(id) => id,
-            None => doc.compute_id()?,
+            None => doc.compute_id(id_hash_keys.as_deref())?,
         };
+        // Haystack keeps `id_hash_keys or ["content"]`: an empty list too becomes the default.
+        doc.id_hash_keys = id_hash_keys.filter(|k| !k.is_empty()).unwrap_or_else(|| vec![IdHashKey::Content]);
         Ok(doc)
     }
 
@@ -144,33 +164,42 @@ impl Document {
         }
     }
 
-    /// `Document._get_id`: hash `str(content)`, or with `id_hash_keys` the concatenation of `":" + str(attr)`.
-    pub fn compute_id(&self) -> Result<String> {
-        let key = match &self.id_hash_keys {
-            None => python_repr::str_of(&self.content),
-            Some(keys) if keys.is_empty() => {
-                return Err(Error::invalid(
-                    "id_hash_keys",
-                    "must contain at least one of \"content\", \"meta\" (or be null for the default)",
-                ))
-            }
-            Some(keys) => {
-                let mut key = String::new();
-                for k in keys {
-                    key.push(':');
-                    match k {
-                        IdHashKey::Content => key.push_str(&python_repr::str_of(&self.content)),
-                        IdHashKey::ContentType => key.push_str(self.content_type.as_str()),
-                        IdHashKey::Score => match self.score {
-                            Some(s) => key.push_str(&python_repr::repr_float(s)),
-                            None => key.push_str("None"),
-                        },
-                        IdHashKey::Meta => key.push_str(&python_repr::repr_dict(&self.meta)),
-                    }
-                }
-                key
-            }
+    /// Python's `str(document.content)`: the text, or for a table the printout of its pandas DataFrame.
+    pub fn content_str(&self) -> Result<String> {
+        match (self.content_type, &self.content) {
+            (ContentType::Table, Value::Array(rows)) => python_dataframe::dataframe_str("content", rows),
+            (_, content) => Ok(python_repr::str_of(content)),
+        }
+    }
+
+    /// `Document._get_id(id_hash_keys)`: without keys the hash of `str(content)`; with keys the hash of the
+    /// concatenated `":" + str(attribute)` (a `meta.<key>` the meta lacks adds nothing), an error when that
+    /// concatenation is empty.
+    pub fn compute_id(&self, id_hash_keys: Option<&[IdHashKey]>) -> Result<String> {
+        let Some(keys) = id_hash_keys else {
+            return Ok(id::id_from_key(&self.content_str()?));
         };
+        let mut key = String::new();
+        for k in keys {
+            let part = match k {
+                IdHashKey::Content => self.content_str()?,
+                IdHashKey::ContentType => self.content_type.as_str().to_string(),
+                IdHashKey::Score => self.score.map(python_repr::repr_float).unwrap_or_else(|| "None".into()),
+                IdHashKey::Meta => python_repr::repr_dict(&self.meta),
+                IdHashKey::MetaKey(name) => match self.meta.get(name) {
+                    Some(value) => python_repr::str_of(value),
+                    None => continue,
+                },
+            };
+            key.push(':');
+            key.push_str(&part);
+        }
+        if key.is_empty() {
+            return Err(Error::invalid(
+                "id_hash_keys",
+                "give at least one of \"content\", \"meta\" or a \"meta.<key>\" the meta has (or null for the default)",
+            ));
+        }
         Ok(id::id_from_key(&key))
     }
 }

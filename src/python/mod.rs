@@ -2,6 +2,7 @@
 //! graphrag-eval, pandas) hash, print, compare and sort values the Python way, so the same must happen here.
 //!
 //! - [`repr`]: `str()` / `repr()` of JSON values (Haystack ids hash `str(meta)`; tables print cells).
+//! - [`dataframe`]: `str(pandas.DataFrame)` of a table, which Haystack 1.x hashes into a table document's id.
 //! - [`json`]: `json.dumps` (with `sort_keys`, or `indent=2`), as Haystack writes ids and filters and graphrag-eval
 //!   writes its prompts.
 //! - [`text`]: `str.format` and `str.capitalize`, as graphrag-eval builds its prompts.
@@ -12,6 +13,7 @@
 //! - [`numpy_argsort`]: numpy's unstable quicksort order, which pandas' `sort_values` gives Haystack's
 //!   `wrong_examples`.
 
+pub mod dataframe;
 pub mod json;
 pub mod mt19937;
 pub mod numpy_argsort;

@@ -79,3 +79,28 @@ test("an embedding's numbers come back bit for bit (doubles, not float32; issue 
   assert.ok(f32.embedding instanceof Float32Array);
   assert.deepEqual(Array.from(f32.embedding), Array.from(new Float32Array([1.1, 0.5])));
 });
+
+test("Haystack 1.26's schema: table ids, meta.<key> keys, default id_hash_keys, document_ids (issue #41)", () => {
+  // Values from farm-haystack 1.26.4 (test/others/test_schema.py and tests/fixtures/haystack/schema.json).
+  const table = new Document({ content: [["col1", "col2"], ["text_1", 1], ["text_2", 2]], contentType: "table" });
+  assert.equal(table.id, "fe5cb68f8226776914781f6bd40ad718");
+  assert.deepEqual(table.idHashKeys, ["content"]);
+  assert.deepEqual(new Document({ content: "hello world" }).toDict().id_hash_keys, ["content"]);
+  assert.equal(new Document({ content: "hello world", idHashKeys: ["content"] }).id, "891b4fc71d8c64da698ad91ae9f8b02c");
+  const meta = { name: "doc1", url: "https://deepset.ai" };
+  assert.equal(new Document({ content: "text1", meta, idHashKeys: ["content", "meta.url"] }).id, "cdc6d8d0b585869f59264c9383174866");
+  assert.throws(
+    () => new Document({ content: [["a", "b"], ["x", null], ["y", "z"]], contentType: "table" }),
+    (err) => err instanceof RerankitError && err.code === "UNSUPPORTED" && /^content/.test(err.message),
+  );
+  const legacy = Label.fromDict({ query: "q", document: { content: "Some content" }, answer: { answer: "Adobe Systems", document_id: "fc18c987a8312e72a47fb1524f230bb0" } });
+  assert.deepEqual(legacy.answer.document_ids, ["fc18c987a8312e72a47fb1524f230bb0"]);
+  const ml = new MultiLabel([{
+    query: "A question",
+    document: { content: [["col1", "col2"], [1, 3], [2, 4]], content_type: "table", id: "table1" },
+    answer: { answer: "1", offsets_in_document: [{ row: 0, col: 0 }], document_ids: ["table1"] },
+  }]);
+  assert.deepEqual(ml.contexts, ["   col1  col2\n0     1     3\n1     2     4"]);
+  assert.deepEqual(ml.offsetsInDocuments, [{ row: 0, col: 0 }]);
+  assert.deepEqual(ml.documentIds, ["table1"]);
+});

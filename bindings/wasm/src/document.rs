@@ -53,12 +53,19 @@ pub fn document_normalize(doc: JsValue) -> JsResult<JsValue> {
     })())
 }
 
+/// `Label.to_dict()` plus the `no_answer` the JS `Label` keeps (Haystack's `from_dict` accepts and ignores it).
+fn label_dict_with_no_answer(label: &Label) -> Value {
+    let mut dict = label.to_dict();
+    dict["no_answer"] = label.no_answer.map(Value::Bool).unwrap_or(Value::Null);
+    dict
+}
+
 /// `Label.from_dict` → the label as a dict (derived `id` and `no_answer` filled in).
 #[wasm_bindgen(js_name = labelFromDict)]
 pub fn label_from_dict(dict: JsValue) -> JsResult<JsValue> {
     js((|| {
         let label = Label::from_dict("label", &to_json("label", &dict)?)?;
-        to_js(&label.to_dict())
+        to_js(&label_dict_with_no_answer(&label))
     })())
 }
 
@@ -80,7 +87,7 @@ pub fn multi_label(labels: JsValue, options: JsValue) -> JsResult<JsValue> {
         out.insert("id".into(), Value::String(ml.id));
         out.insert("query".into(), Value::String(ml.query));
         out.insert("filters".into(), ml.filters.unwrap_or(Value::Null));
-        out.insert("labels".into(), Value::Array(ml.labels.iter().map(Label::to_dict).collect()));
+        out.insert("labels".into(), Value::Array(ml.labels.iter().map(label_dict_with_no_answer).collect()));
         out.insert("no_answer".into(), Value::Bool(ml.no_answer));
         out.insert("answers".into(), serde_json::to_value(&ml.answers).unwrap_or_default());
         out.insert("offsets_in_documents".into(), serde_json::to_value(&ml.offsets_in_documents).unwrap_or_default());

@@ -11,8 +11,7 @@ use super::context::calculate_context_similarity;
 use super::squad::{compute_exact, get_tokens};
 use super::table::{Cell, NodeTable};
 use crate::python::json::dumps_sorted;
-use crate::python::repr::str_of;
-use crate::document::{Document, MultiLabel};
+use crate::document::{Answer, Document, MultiLabel, Offset};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 
@@ -59,47 +58,31 @@ impl PredictedAnswer {
         }
     }
 
-    /// From an `Answer` dict (`document_ids`, or the older single `document_id`).
+    /// From an `Answer` dict, read as `Answer.from_dict` reads it (`document_ids`, or the older `document_id`).
+    /// Table answers (`TableCell` offsets) are not evaluated: Haystack's answer metrics compare character spans.
     pub fn from_dict(field: &str, v: &Value) -> Result<Self> {
-        let Value::Object(m) = v else { return Err(Error::invalid(field, "expected an answer object")) };
-        let answer = match m.get("answer") {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Null) | None => return Err(Error::invalid(&format!("{field}.answer"), "is required")),
-            Some(_) => return Err(Error::invalid(&format!("{field}.answer"), "expected a string")),
-        };
-        let spans = |k: &str| -> Result<Option<Vec<(i64, i64)>>> {
-            match m.get(k) {
-                None | Some(Value::Null) => Ok(None),
-                Some(Value::Array(a)) => a
-                    .iter()
-                    .map(|s| match (s.get("start").and_then(Value::as_i64), s.get("end").and_then(Value::as_i64)) {
-                        (Some(a), Some(b)) => Ok((a, b)),
-                        _ => Err(Error::invalid(&format!("{field}.{k}"), "expected [{start, end}]")),
-                    })
-                    .collect::<Result<Vec<_>>>()
-                    .map(Some),
-                Some(_) => Err(Error::invalid(&format!("{field}.{k}"), "expected a list of spans")),
-            }
-        };
-        let document_ids = match (m.get("document_ids"), m.get("document_id")) {
-            (Some(Value::Array(a)), _) => Some(
-                a.iter()
-                    .map(|x| x.as_str().map(str::to_string).ok_or_else(|| Error::invalid(&format!("{field}.document_ids"), "expected strings")))
-                    .collect::<Result<Vec<_>>>()?,
-            ),
-            (Some(Value::Null) | None, Some(Value::String(s))) => Some(vec![s.clone()]),
-            (Some(Value::Null) | None, Some(Value::Null) | None) => None,
-            _ => return Err(Error::invalid(&format!("{field}.document_ids"), "expected a list of strings or null")),
+        let a = Answer::from_dict(field, v)?;
+        let spans = |k: &str, offsets: Option<Vec<Offset>>| -> Result<Option<Vec<(i64, i64)>>> {
+            offsets
+                .map(|o| {
+                    o.into_iter()
+                        .map(|x| match x {
+                            Offset::Span(s) => Ok((s.start, s.end)),
+                            Offset::Cell(_) => Err(Error::unsupported(format!("{field}.{k}: table answers (row/col offsets) cannot be evaluated"))),
+                        })
+                        .collect()
+                })
+                .transpose()
         };
         Ok(PredictedAnswer {
-            answer,
-            answer_type: m.get("type").and_then(Value::as_str).unwrap_or("extractive").to_string(),
-            score: m.get("score").and_then(Value::as_f64),
-            context: m.get("context").filter(|c| !c.is_null()).cloned(),
-            offsets_in_document: spans("offsets_in_document")?,
-            offsets_in_context: spans("offsets_in_context")?,
-            document_ids,
-            meta: m.get("meta").and_then(Value::as_object).cloned().unwrap_or_default(),
+            offsets_in_document: spans("offsets_in_document", a.offsets_in_document)?,
+            offsets_in_context: spans("offsets_in_context", a.offsets_in_context)?,
+            answer: a.answer,
+            answer_type: a.answer_type.as_str().to_string(),
+            score: a.score,
+            context: a.context,
+            document_ids: a.document_ids,
+            meta: a.meta,
         })
     }
 }
@@ -190,8 +173,8 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
         let gold_answers = &ml.answers;
         let gold_ids = &ml.document_ids;
         let gold_contexts = &ml.contexts;
-        let gold_offs_doc = Cell::Lit(Value::Array(ml.offsets_in_documents.iter().map(|s| json!({"start": s.start, "end": s.end})).collect()));
-        let gold_offs_ctx = Cell::Lit(Value::Array(ml.offsets_in_contexts.iter().map(|s| json!({"start": s.start, "end": s.end})).collect()));
+        let gold_offs_doc = Cell::Lit(json!(ml.offsets_in_documents));
+        let gold_offs_ctx = Cell::Lit(json!(ml.offsets_in_contexts));
         let filters_bytes = dumps_sorted(ml.filters.as_ref().unwrap_or(&Value::Null));
         let general = |eval_mode: &str, answers: bool| -> Vec<(String, Cell)> {
             let filters = if answers && ml.filters.is_none() { Cell::None } else { Cell::Bytes(filters_bytes.clone()) };
@@ -225,8 +208,8 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
                 let em: Vec<f64> = gold_answers.iter().map(|g| compute_exact(g, &a.answer)).collect();
                 let f1v: Vec<Value> = gold_answers.iter().map(|g| f1_value(g, &a.answer)).collect();
                 let f1: Vec<f64> = f1v.iter().map(|v| v.as_f64().unwrap_or(0.0)).collect();
-                let ctx = a.context.as_ref().map(str_of).unwrap_or_default();
-                let sim: Vec<f64> = gold_contexts.iter().map(|g| calculate_context_similarity(g, &ctx, cm.min_length, cm.boost_split_overlaps)).collect();
+                let ctx = a.context.as_ref().map(Answer::context_str).transpose()?;
+                let sim: Vec<f64> = gold_contexts.iter().map(|g| calculate_context_similarity(g, ctx.as_deref().unwrap_or_default(), cm.min_length, cm.boost_split_overlaps)).collect();
                 let ids = a.document_ids.clone().unwrap_or_default();
                 let idm: Vec<f64> = gold_ids.iter().map(|g| if ids.contains(g) { 1.0 } else { 0.0 }).collect();
                 let scoped = |vals: &[f64]| -> [f64; 4] { answer_scopes(vals, &sim, &idm, cm.threshold) };
@@ -237,7 +220,7 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
                     ("document_ids".into(), a.document_ids.as_ref().map(|d| strs(d)).unwrap_or(Cell::None)),
                     ("offsets_in_document".into(), spans_value(&a.offsets_in_document)),
                     ("offsets_in_context".into(), spans_value(&a.offsets_in_context)),
-                    ("context".into(), a.context.as_ref().map(|c| Cell::Str(str_of(c))).unwrap_or(Cell::None)),
+                    ("context".into(), ctx.clone().map(Cell::Str).unwrap_or(Cell::None)),
                     // float, as in Haystack's frame: pd.concat with the zero-row frames of the fields a node did not
                     // return (no `rank` column there) turns the int64 ranks into float64 ("1.0" in the CSV)
                     ("rank".into(), Cell::Float(rank as f64 + 1.0)),
@@ -282,7 +265,7 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
             b.see(&GENERAL);
             b.see(&["context", "document_id", "gold_document_ids", "gold_answers", "gold_contexts", "gold_contexts_similarity", "gold_documents_id_match", "gold_answers_match", "gold_id_match", "answer_match", "gold_id_or_answer_match", "gold_id_and_answer_match", "context_match", "gold_id_or_context_match", "gold_id_and_context_match", "gold_id_and_context_and_answer_match", "context_and_answer_match", "rank"]);
             for (rank, d) in docs.iter().enumerate() {
-                let content = str_of(&d.content);
+                let content = d.content_str()?;
                 let sim: Vec<f64> = gold_contexts.iter().map(|g| calculate_context_similarity(g, &content, cm.min_length, cm.boost_split_overlaps)).collect();
                 let idm: Vec<f64> = gold_ids.iter().map(|g| if &d.id == g { 1.0 } else { 0.0 }).collect();
                 let ansm: Vec<f64> = gold_answers.iter().map(|g| if !g.is_empty() && content.contains(g.as_str()) { 1.0 } else { 0.0 }).collect();
