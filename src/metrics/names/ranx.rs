@@ -63,9 +63,9 @@ pub(super) fn parse_ranx(name: &str) -> Result<Option<Metric>> {
 }
 
 /// ranx's `-lN` suffix: the qrels keep the judgements with grade ≥ N (`clean_qrels`), so a binary measure is
-/// trec_eval's at relevance level N, `dcg`/`dcg_burges` gain only from grades ≥ N, and `ndcg` is nDCG with the
-/// grades below N gaining 0 (in the ideal ranking too). ranx's `ndcg_burges`, `bpref` and `rbp` at a level (the
-/// cleaned qrels change their gains and judged non-relevant documents) are not computed by rerankit: an error.
+/// trec_eval's at relevance level N, `dcg`/`dcg_burges`/`ndcg_burges`/`rbp` gain only from grades ≥ N (in the
+/// ideal ranking too), `ndcg` is nDCG with the grades below N gaining 0, and `bpref` counts the judgements below N
+/// as its non-relevant ones (ranx's bpref does not clean its qrels).
 fn parse_ranx_at_level(name: &str, measure: &str, level: &str) -> Result<Option<Metric>> {
     let Some(metric) = parse_ranx_measure(measure)? else { return Ok(None) };
     let level: i64 = level.parse().ok().filter(|_| level.bytes().all(|b| b.is_ascii_digit())).ok_or_else(|| {
@@ -80,12 +80,6 @@ fn parse_ranx_at_level(name: &str, measure: &str, level: &str) -> Result<Option<
             Metric::NdcgCut(k) => Metric::NdcgCutGains { k, gains },
             _ => Metric::Ndcg(gains),
         }));
-    }
-    if matches!(family, "ndcg_burges" | "bpref" | "rbp") {
-        return Err(Error::invalid(
-            "measure",
-            format!("'{name}': ranx's {family} at a relevance level is not computed by rerankit (use {measure} with relevanceLevel)"),
-        ));
     }
     Ok(Some(Metric::Judging { metric: Box::new(metric), judging: Judging { relevance_level: Some(level), judged_only: false } }))
 }
@@ -116,7 +110,7 @@ fn parse_ranx_measure(name: &str) -> Result<Option<Metric>> {
         "dcg_burges" => Metric::DcgBurgesCut(WHOLE_RANKING),
         "ndcg" => Metric::Ndcg(GainPairs::default()),
         "ndcg_burges" => Metric::NdcgBurges,
-        "bpref" => Metric::Bpref,
+        "bpref" => Metric::RanxBpref,
         "hits" => Metric::Hits(WHOLE_RANKING),
         "hit_rate" => Metric::Success(WHOLE_RANKING),
         "rbp" => return Err(Error::invalid("measure", format!("'{name}': ranx's rbp needs its persistence (rbp.95)"))),
