@@ -211,6 +211,11 @@ fn pytrec_eval_underscore_lists() {
     assert!(problems.is_empty(), "{} differ:\n{}", problems.len(), problems.join("\n"));
 }
 
+/// ir_measures names its DefaultPipeline hands to its ranx provider, which fails in the fixture's environment
+/// (pandas 3 gives the query ids a string dtype that ranx 0.3.21's `Qrels.from_df` asserts is `object`), with the
+/// ranx name computing what that provider computes under pandas 2 (checked with pandas 2.2.3: 0.6703200987407719).
+const RANX_PROVIDER_UNDER_PANDAS_3: &[(&str, &str)] = &[("nDCG(dcg='exp-log2')", "ndcg_burges")];
+
 /// Every ir_measures name of the fixture in the ir_measures dialect: refused where ir_measures refuses it (at
 /// parsing, validation, or for want of a provider), else its provider's values per query and mean (gdeval's to
 /// its 5 printed decimals, the others to 1e-9). A query the provider reports nothing for must be NaN (no value:
@@ -221,7 +226,14 @@ fn ir_measures_parameters() {
     let mut problems = Vec::new();
     let (mut computed, mut refused) = (0, 0);
     let mut largest: f64 = 0.0;
+    for (name, ranx_name) in RANX_PROVIDER_UNDER_PANDAS_3 {
+        let ours = evaluate_in(&f, &[name], Dialect::IrMeasures).unwrap().aggregate[0].as_f64();
+        assert!(close(ours, f.values["ranx"][ranx_name]["mean"].as_f64().unwrap(), 1e-12), "{name}: {ours}");
+    }
     for (name, expected) in f.values["ir_measures"].as_object().unwrap() {
+        if RANX_PROVIDER_UNDER_PANDAS_3.iter().any(|(n, _)| n == name) {
+            continue;
+        }
         let ours = evaluate_in(&f, &[name], Dialect::IrMeasures);
         if let Some(error) = expected["error"].as_str() {
             match ours {

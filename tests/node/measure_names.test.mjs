@@ -47,7 +47,11 @@ test("pytrec_eval's underscore lists are trec_eval's dotted ones; set_F's parame
 test("ir_measures' parameters: its values where it computes them, a RerankitError where it refuses them", () => {
   let computed = 0;
   let refused = 0;
+  // ir_measures hands nDCG(dcg='exp-log2') to its ranx provider, which fails under the fixture's pandas 3 (string
+  // query-id dtype); under pandas 2 it gives ranx's ndcg_burges (tests/metrics/measure_names.rs)
+  close(evaluate(qrels, run, ["nDCG(dcg='exp-log2')"], { dialect: "ir_measures" }).aggregate["nDCG(dcg='exp-log2')"], values.ranx.ndcg_burges.mean, 1e-12, "nDCG(dcg='exp-log2')");
   for (const [name, expected] of Object.entries(values.ir_measures)) {
+    if (name === "nDCG(dcg='exp-log2')") continue;
     if (expected.error) {
       throwsCode(() => evaluate(qrels, run, [name], { dialect: "ir_measures" }), "INVALID_ARGUMENT");
       refused++;
