@@ -127,6 +127,27 @@ fn ranx_levels_clean_the_qrels_as_ranx_does() {
     assert_eq!(compared, 2 * 5 * 7);
 }
 
+/// ranx's spellings around its levels: `bpref@k` is bpref (ranx ignores bpref's k, at any level); a malformed
+/// level, rbp without its persistence, or an unknown name is an `INVALID_ARGUMENT` naming it.
+#[test]
+fn ranx_level_spellings() {
+    let f = fixture();
+    let value = |name: &str| evaluate_in(&f, &[name], Dialect::Ranx).unwrap().aggregate[0].as_f64();
+    assert_eq!(value("bpref@5"), value("bpref"));
+    assert_eq!(value("bpref@5-l2"), value("bpref-l2"));
+    for (name, needle) in [
+        ("ndcg_burges-lx", "relevance level"),
+        ("bpref-l", "relevance level"),
+        ("rbp-l2", "persistence"),
+        ("bpref@x", "cutoff"),
+        ("bpreff-l2", "bpref"),
+    ] {
+        let error = evaluate_in(&f, &[name], Dialect::Ranx).unwrap_err();
+        assert_eq!(error.code, rerankit::ErrorCode::InvalidArgument, "{name}");
+        assert!(error.message.contains(name) && error.message.contains(needle), "{name}: {}", error.message);
+    }
+}
+
 /// `dcg@k`, `dcg_burges@k` and `rbp@95` are ranx's alone, so they mean the same in every dialect; bare `dcg` is
 /// trec_eval's outside the ranx dialect.
 #[test]

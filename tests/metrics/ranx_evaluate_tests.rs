@@ -180,15 +180,18 @@ const BPREF_QRELS: &[(&str, &[(&str, i64)])] = &[
     ("q4", &[("d2", 1), ("d4", 1), ("d6", 1), ("d9", 1), ("d1", 0), ("d3", 0), ("d7", 0), ("d8", 0)]),
 ];
 
+/// The first three queries of both tests' runs (their fourth differs).
+const BPREF_RUN_HEAD: [(&str, &[(&str, f64)]); 3] = [
+    ("q1", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0)]),
+    ("q2", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0), ("d5", 6.0), ("d6", 5.0)]),
+    ("q3", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0), ("d5", 6.0), ("d6", 5.0), ("d7", 4.0), ("d8", 3.0)]),
+];
+
 /// `metrics/bpref_test.py::test_bpref`, through ranx's name `bpref`.
 #[test]
 fn bpref_test() {
-    let run = dict_run(&[
-        ("q1", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0)]),
-        ("q2", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0), ("d5", 6.0), ("d6", 5.0)]),
-        ("q3", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0), ("d5", 6.0), ("d6", 5.0), ("d7", 4.0), ("d8", 3.0)]),
-        ("q4", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0), ("d6", 5.0), ("d7", 4.0), ("d8", 3.0)]),
-    ]);
+    let q4: &[(&str, f64)] = &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0), ("d6", 5.0), ("d7", 4.0), ("d8", 3.0)];
+    let run = dict_run(&[BPREF_RUN_HEAD[0], BPREF_RUN_HEAD[1], BPREF_RUN_HEAD[2], ("q4", q4)]);
     let e = ranx_per_query(&dict_qrels(BPREF_QRELS), &run, &["bpref"]);
     let expected = [
         1.0 / 2.0 * (1.0 - (1.0 / 2.0)),
@@ -207,12 +210,8 @@ fn bpref_test() {
 /// query that retrieves nothing relevant.
 #[test]
 fn f1_test() {
-    let run = dict_run(&[
-        ("q1", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0)]),
-        ("q2", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0), ("d5", 6.0), ("d6", 5.0)]),
-        ("q3", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0), ("d5", 6.0), ("d6", 5.0), ("d7", 4.0), ("d8", 3.0)]),
-        ("q4", &[("d1", 10.0), ("d12", 9.0), ("d3", 8.0), ("d14", 7.0), ("d16", 5.0), ("d7", 4.0), ("d8", 3.0)]),
-    ]);
+    let q4: &[(&str, f64)] = &[("d1", 10.0), ("d12", 9.0), ("d3", 8.0), ("d14", 7.0), ("d16", 5.0), ("d7", 4.0), ("d8", 3.0)];
+    let run = dict_run(&[BPREF_RUN_HEAD[0], BPREF_RUN_HEAD[1], BPREF_RUN_HEAD[2], ("q4", q4)]);
     let e = ranx_per_query(&dict_qrels(BPREF_QRELS), &run, &["precision", "recall", "f1"]);
     assert_eq!(e.per_query.len(), 4);
     for q in &e.per_query[..3] {
