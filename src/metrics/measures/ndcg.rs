@@ -65,8 +65,8 @@ fn ideal_grades(query: Option<&QueryQrels>) -> impl Iterator<Item = i64> + '_ {
         .flat_map(|&(grade, count)| std::iter::repeat(grade).take(count as usize))
 }
 
-/// ranx `ndcg_burges@k` = Σ_{i<k} (2^g_i − 1)/log2(i+2) over the ideal's same sum, gaining only from grades
-/// > 0 at or above the relevance level (ranx's `-lN` drops the judgements below N from the qrels, in the ideal
+/// ranx `ndcg_burges@k` = Σ_{i<k} (2^g_i − 1)/log2(i+2) over the ideal's same sum, gaining only from positive
+/// grades at or above the relevance level (ranx's `-lN` drops the judgements below N from the qrels, in the ideal
 /// ranking too; at the default level 1 that is every positive grade); `k = None` for the whole ranking.
 pub fn ndcg_burges(r: &RankedRelevance, query: Option<&QueryQrels>, k: Option<u32>) -> f64 {
     let k = k.map_or(usize::MAX, |k| k as usize);
