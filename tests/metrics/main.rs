@@ -13,4 +13,5 @@ mod judged_only;
 mod dialects;
 mod measure_names;
 mod ranx_evaluate_tests;
+mod ir_measures_tests;
 mod columnar;

@@ -1,9 +1,10 @@
-//! ranx's own `tests/unit/ranx/meta/evaluate_test.py` (ranx 0.3.21's repository) translated: its inputs and
-//! asserted values kept, in the ranx dialect. ranx's tests hand `evaluate` numba arrays `[[doc id, value], …]`
+//! ranx's own `tests/unit/ranx/meta/evaluate_test.py` and `metrics/*_test.py` (ranx 0.3.21's repository)
+//! translated: their inputs and asserted values kept, in the ranx dialect. ranx's tests hand `evaluate` numba arrays `[[doc id, value], …]`
 //! in ranking order with every score 1, so the run is ranked as given (`ties: "input"`); a query's list that names
 //! a document twice (`test_reciprocal_rank_parallel`) keeps the first, as ranx's hit lists count it once.
 
-use rerankit::metrics::{evaluate, Dialect, DuplicatePolicy, EvaluateOptions, Qrels, Run, TiePolicy};
+use rerankit::metrics::inputs::columns::{Columns, DocIdTable};
+use rerankit::metrics::{evaluate, Dialect, DuplicatePolicy, EvaluateOptions, Evaluation, Qrels, Run, TiePolicy};
 
 /// `np.allclose`'s default tolerance: |a − b| ≤ 1e-8 + 1e-5·|b|.
 fn allclose(a: f64, b: f64) -> bool {
@@ -137,5 +138,99 @@ fn rank_biased_precision_test() {
         let (requests, eval) = options.resolve(&[name.to_string()]).unwrap();
         let value = evaluate(&qrels, &run, &requests, &eval).unwrap().aggregate[0].as_f64();
         assert_eq!((value * 1e4).round() / 1e4, expected, "{name}: {value}");
+    }
+}
+
+/// A ranx dict `{qid: {docno: score}}` as a run, a query with no documents kept (columns keep an empty block, as
+/// the JavaScript `{qid: {}}` does; TREC text cannot say it).
+fn dict_run(queries: &[(&str, &[(&str, f64)])]) -> Run {
+    let query_ids: Vec<&str> = queries.iter().map(|(q, _)| *q).collect();
+    let mut offsets = vec![0u32];
+    let mut doc_ids = Vec::new();
+    let mut values = Vec::new();
+    for (_, docs) in queries {
+        doc_ids.extend(docs.iter().map(|(d, _)| *d));
+        values.extend(docs.iter().map(|(_, s)| *s));
+        offsets.push(values.len() as u32);
+    }
+    let doc_ids = DocIdTable::new(&doc_ids).unwrap();
+    let columns = Columns { query_ids: &query_ids, offsets: &offsets, doc_ids, docs: None, values: &values };
+    Run::from_columns("run", columns, DuplicatePolicy::Error).unwrap()
+}
+
+/// A ranx dict `{qid: {docno: grade}}` as qrels.
+fn dict_qrels(queries: &[(&str, &[(&str, i64)])]) -> Qrels {
+    Qrels::parse(&queries.iter().flat_map(|(q, docs)| docs.iter().map(move |(d, g)| format!("{q} 0 {d} {g}\n"))).collect::<String>())
+        .unwrap()
+}
+
+/// Per query (qid order) and mean of `names` in the ranx dialect.
+fn ranx_per_query(qrels: &Qrels, run: &Run, names: &[&str]) -> Evaluation {
+    let options = EvaluateOptions { dialect: Some(Dialect::Ranx), ..Default::default() };
+    let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    let (requests, eval) = options.resolve(&names).unwrap();
+    evaluate(qrels, run, &requests, &eval).unwrap()
+}
+
+/// `metrics/bpref_test.py` and `metrics/f1_test.py`: four queries, judged non-relevant and unjudged documents.
+const BPREF_QRELS: &[(&str, &[(&str, i64)])] = &[
+    ("q1", &[("d2", 1), ("d5", 1), ("d1", 0), ("d4", 0)]),
+    ("q2", &[("d2", 1), ("d5", 1), ("d1", 0), ("d6", 0)]),
+    ("q3", &[("d2", 1), ("d5", 1), ("d7", 1), ("d1", 0), ("d6", 0), ("d8", 0)]),
+    ("q4", &[("d2", 1), ("d4", 1), ("d6", 1), ("d9", 1), ("d1", 0), ("d3", 0), ("d7", 0), ("d8", 0)]),
+];
+
+/// The first three queries of both tests' runs (their fourth differs).
+const BPREF_RUN_HEAD: [(&str, &[(&str, f64)]); 3] = [
+    ("q1", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0)]),
+    ("q2", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0), ("d5", 6.0), ("d6", 5.0)]),
+    ("q3", &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0), ("d5", 6.0), ("d6", 5.0), ("d7", 4.0), ("d8", 3.0)]),
+];
+
+/// `metrics/bpref_test.py::test_bpref`, through ranx's name `bpref`.
+#[test]
+fn bpref_test() {
+    let q4: &[(&str, f64)] = &[("d1", 10.0), ("d2", 9.0), ("d3", 8.0), ("d4", 7.0), ("d6", 5.0), ("d7", 4.0), ("d8", 3.0)];
+    let run = dict_run(&[BPREF_RUN_HEAD[0], BPREF_RUN_HEAD[1], BPREF_RUN_HEAD[2], ("q4", q4)]);
+    let e = ranx_per_query(&dict_qrels(BPREF_QRELS), &run, &["bpref"]);
+    let expected = [
+        1.0 / 2.0 * (1.0 - (1.0 / 2.0)),
+        1.0 / 2.0 * ((1.0 - (1.0 / 2.0)) + (1.0 - (1.0 / 2.0))),
+        1.0 / 3.0 * ((1.0 - (1.0 / 3.0)) + (1.0 - (1.0 / 3.0)) + (1.0 - (2.0 / 3.0))),
+        1.0 / 4.0 * ((1.0 - (1.0 / 4.0)) + (1.0 - (2.0 / 4.0)) + (1.0 - (2.0 / 4.0))),
+    ];
+    assert_eq!(e.per_query.len(), 4);
+    for (q, expected) in e.per_query.iter().zip(expected) {
+        // math.isclose: relative 1e-9
+        assert!((q.values[0].as_f64() - expected).abs() <= 1e-9 * expected.abs(), "{}: {:?}", q.qid, q.values);
+    }
+}
+
+/// `metrics/f1_test.py::test_f1`: f1 = 2PR / (P + R) of ranx's precision and recall over the whole run; 0 for the
+/// query that retrieves nothing relevant.
+#[test]
+fn f1_test() {
+    let q4: &[(&str, f64)] = &[("d1", 10.0), ("d12", 9.0), ("d3", 8.0), ("d14", 7.0), ("d16", 5.0), ("d7", 4.0), ("d8", 3.0)];
+    let run = dict_run(&[BPREF_RUN_HEAD[0], BPREF_RUN_HEAD[1], BPREF_RUN_HEAD[2], ("q4", q4)]);
+    let e = ranx_per_query(&dict_qrels(BPREF_QRELS), &run, &["precision", "recall", "f1"]);
+    assert_eq!(e.per_query.len(), 4);
+    for q in &e.per_query[..3] {
+        let [p, r, f1] = [0, 1, 2].map(|j| q.values[j].as_f64());
+        let expected = 2.0 * ((p * r) / (p + r));
+        assert!((f1 - expected).abs() <= 1e-9 * expected.abs(), "{}: f1 {f1}, 2PR/(P+R) {expected}", q.qid);
+    }
+    assert_eq!(e.per_query[3].values[2].as_f64(), 0.0);
+}
+
+/// `metrics/zero_division_error_test.py`: a query whose run is empty (`"q_3": {}`) scores 0, so precision, recall
+/// and f1 average 0.75 over the four queries.
+#[test]
+fn zero_division_error_test() {
+    let qrels = dict_qrels(&[("q_1", &[("doc_a", 1)]), ("q_2", &[("doc_b", 1)]), ("q_3", &[("doc_c", 1)]), ("q_4", &[("doc_d", 1)])]);
+    let run = dict_run(&[("q_1", &[("doc_a", 1.0)]), ("q_2", &[("doc_b", 1.0)]), ("q_3", &[]), ("q_4", &[("doc_d", 1.0)])]);
+    let e = ranx_per_query(&qrels, &run, &["precision", "recall", "f1"]);
+    assert_eq!(e.per_query.len(), 4);
+    for (j, name) in ["precision", "recall", "f1"].iter().enumerate() {
+        assert_eq!(e.aggregate[j].as_f64(), 0.75, "{name}");
     }
 }

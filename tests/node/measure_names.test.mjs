@@ -17,19 +17,19 @@ const values = JSON.parse(readFileSync(path.join(collection, "measure_names", "v
 const throwsCode = (fn, code, message) => assertThrowsCode(RerankitError, fn, code, message);
 const close = (a, b, tolerance, what) => assert.ok(Math.abs(a - b) <= tolerance, `${what}: rerankit ${a}, tool ${b}`);
 
-// ranx computes these at a relevance level; rerankit refuses them (docs/eval.md)
-const REFUSED_AT_LEVEL = ["bpref-l2", "rbp.95-l2"];
+// ranx's evaluate leaves bpref at a level 0 for the queries after one without relevant documents in its numba work
+// chunk; rerankit gives ranx's per-query bpref (tests/metrics/measure_names.rs compares it with ranx's _bpref)
+const RANX_PARALLEL_LOOP_ZEROS = ["bpref-l2"];
 
 test("ranx's names and returnStd: per query, mean and standard deviation as ranx.evaluate(..., return_std=True)", () => {
-  const names = Object.keys(values.ranx_all).filter((name) => !REFUSED_AT_LEVEL.includes(name));
+  const names = Object.keys(values.ranx_all).filter((name) => !RANX_PARALLEL_LOOP_ZEROS.includes(name));
   const result = evaluate(qrels, run, names, { dialect: "ranx", returnStd: true });
   for (const name of names) {
     close(result.aggregate[name], values.ranx_all[name].mean, 1e-12, `${name} mean`);
     close(result.std[name], values.ranx_all[name].std, 1e-12, `${name} std`);
     for (const [qid, value] of Object.entries(values.ranx[name].per_query)) close(result.perQuery[qid][name], value, 1e-12, `${name} ${qid}`);
   }
-  assert.ok(names.includes("dcg@10") && names.includes("dcg_burges") && names.includes("rbp@95") && names.includes("ndcg@10-l2"));
-  for (const name of REFUSED_AT_LEVEL) throwsCode(() => evaluate(qrels, run, [name], { dialect: "ranx" }), "INVALID_ARGUMENT", /relevance level/);
+  assert.ok(names.includes("dcg@10") && names.includes("dcg_burges") && names.includes("rbp@95") && names.includes("ndcg@10-l2") && names.includes("rbp.95-l2"));
   assert.equal(evaluate(qrels, run, ["dcg@10"], { dialect: "ranx" }).std, undefined, "std only when asked");
   for (const [name, expected] of Object.entries(values.ranx)) {
     if (expected.error) throwsCode(() => evaluate(qrels, run, [name], { dialect: "ranx" }), "INVALID_ARGUMENT", new RegExp(name.replace(/[.@]/g, "\\$&")));
@@ -47,7 +47,11 @@ test("pytrec_eval's underscore lists are trec_eval's dotted ones; set_F's parame
 test("ir_measures' parameters: its values where it computes them, a RerankitError where it refuses them", () => {
   let computed = 0;
   let refused = 0;
+  // ir_measures hands nDCG(dcg='exp-log2') to its ranx provider, which fails under the fixture's pandas 3 (string
+  // query-id dtype); under pandas 2 it gives ranx's ndcg_burges (tests/metrics/measure_names.rs)
+  close(evaluate(qrels, run, ["nDCG(dcg='exp-log2')"], { dialect: "ir_measures" }).aggregate["nDCG(dcg='exp-log2')"], values.ranx.ndcg_burges.mean, 1e-12, "nDCG(dcg='exp-log2')");
   for (const [name, expected] of Object.entries(values.ir_measures)) {
+    if (name === "nDCG(dcg='exp-log2')") continue;
     if (expected.error) {
       throwsCode(() => evaluate(qrels, run, [name], { dialect: "ir_measures" }), "INVALID_ARGUMENT");
       refused++;

@@ -1,6 +1,8 @@
-//! Average precision family: `map`, `map_cut_k`, `gm_map` (per query), `set_map`, `bpref`, `infAP`.
+//! Average precision family: `map`, `map_cut_k`, `gm_map` (per query), `set_map`, `bpref` (trec_eval's and
+//! ranx's), `infAP`.
 
 use crate::metrics::evaluation::ranking::{RankedRelevance, NOT_IN_POOL, UNJUDGED_IN_POOL};
+use crate::metrics::inputs::qrels::QueryQrels;
 
 /// Sum over the relevant documents in the top `k` of the precision at their rank: Σ (rel so far) / rank.
 fn sum_of_precisions(r: &RankedRelevance, k: usize) -> f64 {
@@ -69,6 +71,32 @@ pub fn bpref(r: &RankedRelevance, num_judged_nonrelevant: u64) -> f64 {
     } else {
         sum
     }
+}
+
+/// ranx's `bpref` (`ranx/metrics/bpref.py`) = (1/R) Σ_{relevant retrieved d} (1 − min(n_d, R) / min(R, N)), with
+/// R the judgements at or above the relevance level and N every other judgement of the query — negative grades
+/// included, as ranx's qrels keep them — and n_d the judged documents below the level ranked above d (documents
+/// absent from the qrels are skipped). 0 when R = 0; NaN when N = 0 and a relevant document is retrieved, where
+/// ranx divides 0 by 0 (trec_eval counts such a document 1).
+pub fn ranx_bpref(r: &RankedRelevance, query: Option<&QueryQrels>) -> f64 {
+    let num_rel = r.num_rel;
+    if num_rel == 0 {
+        return 0.0;
+    }
+    let num_nonrelevant = query.map_or(0, |q| (q.judgements.len() as u64).saturating_sub(num_rel));
+    let mut nonrelevant_so_far = 0u64;
+    let mut sum = 0.0;
+    for &rel in &r.rels {
+        if rel == NOT_IN_POOL {
+            continue;
+        }
+        if rel == UNJUDGED_IN_POOL || !r.is_relevant(rel) {
+            nonrelevant_so_far += 1;
+        } else {
+            sum += 1.0 - nonrelevant_so_far.min(num_rel) as f64 / num_nonrelevant.min(num_rel) as f64;
+        }
+    }
+    sum / num_rel as f64
 }
 
 /// `infAP` (Yilmaz & Aslam), trec_eval's form: for a relevant document at 0-based rank j > 0,

@@ -121,6 +121,8 @@ pub enum Metric {
     // ---- beyond trec_eval ----
     /// ranx `mrr@k`: reciprocal rank of the first relevant document within the top k.
     RecipRankCut(u32),
+    /// ranx `bpref`: its own judged sets (negative grades judged non-relevant) and its 0/0.
+    RanxBpref,
     /// ranx `ndcg_burges`: gain 2^grade − 1.
     NdcgBurges,
     NdcgBurgesCut(u32),

@@ -87,6 +87,7 @@ pub fn value(metric: &Metric, q: &QueryContext) -> Value {
         Metric::Bpref | Metric::GmBpref => {
             average_precision::bpref(r, num_judged_nonrelevant(q.qrels, r.relevance_level))
         }
+        Metric::RanxBpref => average_precision::ranx_bpref(r, q.qrels),
         Metric::InfAp => average_precision::inferred_average_precision(r),
         Metric::Rprec => precision::r_precision(r),
         Metric::RprecMult(factor) => precision::r_precision_multiple(r, *factor),

@@ -65,17 +65,26 @@ fn ideal_grades(query: Option<&QueryQrels>) -> impl Iterator<Item = i64> + '_ {
         .flat_map(|&(grade, count)| std::iter::repeat(grade).take(count as usize))
 }
 
-/// ranx `ndcg_burges@k` = Σ_{i<k} (2^g_i − 1)/log2(i+2) over the ideal's same sum; grades > 0 only;
-/// `k = None` for the whole ranking.
+/// ranx `ndcg_burges@k` = Σ_{i<k} (2^g_i − 1)/log2(i+2) over the ideal's same sum, gaining only from positive
+/// grades at or above the relevance level (ranx's `-lN` drops the judgements below N from the qrels, in the ideal
+/// ranking too; at the default level 1 that is every positive grade); `k = None` for the whole ranking.
 pub fn ndcg_burges(r: &RankedRelevance, query: Option<&QueryQrels>, k: Option<u32>) -> f64 {
     let k = k.map_or(usize::MAX, |k| k as usize);
+    let least = r.relevance_level.max(1);
+    let ideal_grades = || ideal_grades(query).filter(move |grade| *grade >= least);
     // (2^g − 1) · 2^−m with m the highest grade: the ratio is unchanged and huge grades do not overflow.
-    let highest = ideal_grades(query).next().unwrap_or(0);
+    let highest = ideal_grades().next().unwrap_or(0);
     let scale = if highest > 512 { highest as f64 } else { 0.0 };
     let burges = |grade: i64| (grade as f64 - scale).exp2() - (-scale).exp2();
-    let dcg: f64 =
-        r.rels.iter().take(k).enumerate().filter(|(_, &rel)| rel > 0).map(|(i, &rel)| burges(rel) / discount(i)).fold(0.0, |total, x| total + x);
-    let ideal: f64 = ideal_grades(query).take(k).enumerate().map(|(i, grade)| burges(grade) / discount(i)).fold(0.0, |total, x| total + x);
+    let dcg: f64 = r
+        .rels
+        .iter()
+        .take(k)
+        .enumerate()
+        .filter(|(_, &rel)| rel >= least)
+        .map(|(i, &rel)| burges(rel) / discount(i))
+        .fold(0.0, |total, x| total + x);
+    let ideal: f64 = ideal_grades().take(k).enumerate().map(|(i, grade)| burges(grade) / discount(i)).fold(0.0, |total, x| total + x);
     if ideal > 0.0 {
         dcg / ideal
     } else {

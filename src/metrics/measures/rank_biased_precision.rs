@@ -57,12 +57,14 @@ pub fn binary_rank_biased_precision(r: &RankedRelevance, p: f64, relevance_level
     persistence_weighted_sum(gains, p) / normaliser
 }
 
-/// ir_measures `RBP(p=p)@k` (trectools, graded) = (1 − p) Σ_{i<k} g_i · p^i with g the grade when positive,
-/// else 0 (no rescaling: grades above 1 give values above what binary gains could); k = the whole ranking
-/// when not given.
+/// ir_measures `RBP(p=p)@k` (trectools, graded) and ranx's `rbp.p` = (1 − p) Σ_{i<k} g_i · p^i with g the grade
+/// when positive and at or above the relevance level (ranx's `rbp.p-lN` drops the judgements below N), else 0
+/// (no rescaling: grades above 1 give values above what binary gains could); k = the whole ranking when not given.
 pub fn graded_rank_biased_precision(r: &RankedRelevance, p: f64, k: Option<u32>) -> f64 {
     let depth = k.map_or(usize::MAX, |k| k as usize);
-    (1.0 - p) * persistence_weighted_sum(r.rels.iter().take(depth).map(|&rel| rel.max(0) as f64), p)
+    let least = r.relevance_level.max(1);
+    let gains = r.rels.iter().take(depth).map(|&rel| if rel >= least { rel as f64 } else { 0.0 });
+    (1.0 - p) * persistence_weighted_sum(gains, p)
 }
 
 /// `rbp_resid` = p^n + (1 − p) Σ_{unjudged or not-in-pool at i} p^i: how much rbp could still rise; 0 when

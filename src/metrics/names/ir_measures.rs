@@ -221,9 +221,8 @@ fn parse_call(text: &str) -> Result<Call<'_>> {
     if reader.eat('@') {
         let at = reader.literal()?;
         let key = if measure == "IPrec" { "recall" } else { "cutoff" };
-        if params.iter().any(|(k, _)| *k == key) {
-            return Err(syntax_error(text, format!("'{key}' given both as a parameter and after '@'")));
-        }
+        // ir_measures' parse_measure: the value after '@' wins (`nDCG(cutoff=20)@10` is nDCG@10)
+        params.retain(|(k, _)| *k != key);
         params.push((key, at));
     }
     reader.skip_space();
@@ -364,6 +363,8 @@ fn gain_pairs(params: &mut Params, value: Literal) -> Result<GainPairs> {
             pairs.push((grade.to_string(), gain as f64));
         }
     }
+    // a dict has no order: ir_measures' `nDCG(gains={1: 2, 0: 1})` is its `nDCG(gains={0:1,1:2})`
+    pairs.sort_by_key(|(grade, _)| grade.parse::<i64>().ok());
     let printable = pairs.iter().map(|(grade, gain)| format!("{grade}={gain}")).collect::<Vec<_>>().join(",");
     Ok(GainPairs { printable: Some(printable), pairs })
 }
@@ -558,10 +559,11 @@ pub fn parse_ir_measure(text: &str) -> Result<Metric> {
                     },
                     judging,
                 ),
-                // gdeval, the only provider of exp-log2, needs a cutoff (without one ir_measures fails)
+                // gdeval computes exp-log2 at a cutoff, ir_measures' ranx provider without one (ranx's
+                // ndcg_burges; under pandas 3 ranx 0.3.21 refuses ir_measures' string-dtype query ids)
                 ("exp-log2", None) if judging == Judging::default() => match cutoff {
                     Some(k) => Metric::NdcgBurgesCut(k),
-                    None => return Err(p.invalid("nDCG(dcg='exp-log2') needs a cutoff (gdeval computes it at @k only)")),
+                    None => Metric::NdcgBurges,
                 },
                 ("exp-log2", _) => return Err(p.invalid("no ir_measures provider computes nDCG(dcg='exp-log2') with gains, rel or judged_only")),
                 (other, _) => return Err(p.invalid(format!("dcg must be 'log2' or 'exp-log2', got '{other}'"))),
@@ -623,6 +625,8 @@ mod tests {
         assert_eq!(parse_ir_measure("SetRelP").unwrap(), Metric::SetRelativeP);
         assert_eq!(parse_ir_measure("IPrec@0.125").unwrap(), Metric::IprecTrecEval9(0.12));
         assert_eq!(parse_ir_measure("nDCG(dcg='exp-log2')@10").unwrap(), Metric::NdcgBurgesCut(10));
+        assert_eq!(parse_ir_measure("nDCG(dcg='exp-log2')").unwrap(), Metric::NdcgBurges);
+        assert_eq!(parse_ir_measure("nDCG(dcg='exp-log2',cutoff=20)@10").unwrap(), Metric::NdcgBurgesCut(10));
         assert_eq!(parse_ir_measure("P(rel=True)@5").unwrap(), judged(Metric::P(5), 1));
         assert_eq!(parse_ir_measure("RR(rel=0)@10").unwrap(), judged(Metric::RecipRankCut(10), 0));
         let gains = parse_ir_measure("nDCG(gains={'1':5,True:3,2.0:4,2.5:9})@10").unwrap();
@@ -668,7 +672,7 @@ mod tests {
             ("P(rel=0)@10", "rel ≥ 1"),
             ("NumRel(rel=2)", "rel other than 1"),
             ("nDCG(rel=2)@10", "no parameter 'rel'"),
-            ("nDCG(dcg='exp-log2')", "needs a cutoff"),
+            ("nDCG(dcg='exp-log2',judged_only=True)", "no ir_measures provider"),
             ("nDCG(cutof=10)", "did you mean \"cutoff\""),
             ("nDGC@10", "did you mean \"nDCG\""),
             ("ERR", "needs a cutoff"),

@@ -58,16 +58,16 @@ pub(super) fn parse_alias(name: &str) -> Option<Metric> {
 pub(super) fn parse_ranx(name: &str) -> Result<Option<Metric>> {
     match name.split_once("-l") {
         Some((measure, level)) => parse_ranx_at_level(name, measure, level),
-        None => parse_ranx_measure(name),
+        None => parse_ranx_measure(name, name),
     }
 }
 
 /// ranx's `-lN` suffix: the qrels keep the judgements with grade ≥ N (`clean_qrels`), so a binary measure is
-/// trec_eval's at relevance level N, `dcg`/`dcg_burges` gain only from grades ≥ N, and `ndcg` is nDCG with the
-/// grades below N gaining 0 (in the ideal ranking too). ranx's `ndcg_burges`, `bpref` and `rbp` at a level (the
-/// cleaned qrels change their gains and judged non-relevant documents) are not computed by rerankit: an error.
+/// trec_eval's at relevance level N, `dcg`/`dcg_burges`/`ndcg_burges`/`rbp` gain only from grades ≥ N (in the
+/// ideal ranking too), `ndcg` is nDCG with the grades below N gaining 0, and `bpref` counts the judgements below N
+/// as its non-relevant ones (ranx's bpref does not clean its qrels).
 fn parse_ranx_at_level(name: &str, measure: &str, level: &str) -> Result<Option<Metric>> {
-    let Some(metric) = parse_ranx_measure(measure)? else { return Ok(None) };
+    let Some(metric) = parse_ranx_measure(measure, name)? else { return Ok(None) };
     let level: i64 = level.parse().ok().filter(|_| level.bytes().all(|b| b.is_ascii_digit())).ok_or_else(|| {
         Error::invalid("measure", format!("'{name}': ranx's relevance level after '-l' must be an integer (precision@5-l2)"))
     })?;
@@ -81,28 +81,27 @@ fn parse_ranx_at_level(name: &str, measure: &str, level: &str) -> Result<Option<
             _ => Metric::Ndcg(gains),
         }));
     }
-    if matches!(family, "ndcg_burges" | "bpref" | "rbp") {
-        return Err(Error::invalid(
-            "measure",
-            format!("'{name}': ranx's {family} at a relevance level is not computed by rerankit (use {measure} with relevanceLevel)"),
-        ));
-    }
     Ok(Some(Metric::Judging { metric: Box::new(metric), judging: Judging { relevance_level: Some(level), judged_only: false } }))
 }
 
-/// A ranx name without the `-lN` suffix.
-fn parse_ranx_measure(name: &str) -> Result<Option<Metric>> {
-    let (family, cutoff) = match name.split_once('@') {
+/// A ranx name without the `-lN` suffix (`measure`); errors name what the caller wrote (`name`, level included).
+fn parse_ranx_measure(measure: &str, name: &str) -> Result<Option<Metric>> {
+    let (family, cutoff) = match measure.split_once('@') {
         Some((family, cutoff)) => (family, Some(cutoff)),
-        None => (name, None),
+        None => (measure, None),
     };
-    if let Some(metric) = parse_rbp(name)? {
+    if let Some(metric) = parse_rbp(measure)? {
         return Ok(Some(metric));
     }
     if !RANX_NAMES.contains(&family) {
         return Ok(None);
     }
     if let Some(cutoff) = cutoff {
+        if family == "bpref" {
+            // ranx's bpref takes a k and ignores it
+            at_cutoff(cutoff, name)?;
+            return Ok(Some(Metric::RanxBpref));
+        }
         return parse_at_style(family, cutoff, name);
     }
     Ok(Some(match family {
@@ -116,7 +115,7 @@ fn parse_ranx_measure(name: &str) -> Result<Option<Metric>> {
         "dcg_burges" => Metric::DcgBurgesCut(WHOLE_RANKING),
         "ndcg" => Metric::Ndcg(GainPairs::default()),
         "ndcg_burges" => Metric::NdcgBurges,
-        "bpref" => Metric::Bpref,
+        "bpref" => Metric::RanxBpref,
         "hits" => Metric::Hits(WHOLE_RANKING),
         "hit_rate" => Metric::Success(WHOLE_RANKING),
         "rbp" => return Err(Error::invalid("measure", format!("'{name}': ranx's rbp needs its persistence (rbp.95)"))),
@@ -149,10 +148,7 @@ pub(super) fn parse_at_style(family: &str, cutoff: &str, name: &str) -> Result<O
     if !FAMILIES.contains(&family.to_ascii_lowercase().as_str()) {
         return Ok(None);
     }
-    if cutoff.is_empty() || !cutoff.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(Error::invalid("measure", format!("'{name}': the cutoff after '@' must be a positive integer")));
-    }
-    let k = parse_cutoff(cutoff, name)?;
+    let k = at_cutoff(cutoff, name)?;
     Ok(Some(match family.to_ascii_lowercase().as_str() {
         "ndcg" => Metric::NdcgCut(k),
         "ndcg_burges" => Metric::NdcgBurgesCut(k),
@@ -168,4 +164,12 @@ pub(super) fn parse_at_style(family: &str, cutoff: &str, name: &str) -> Result<O
         "graphrag_recall" => Metric::GraphragRecall(k),
         _ => return Err(unknown(name)),
     }))
+}
+
+/// The k after `@`: digits only, a positive integer.
+fn at_cutoff(cutoff: &str, name: &str) -> Result<u32> {
+    if cutoff.is_empty() || !cutoff.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::invalid("measure", format!("'{name}': the cutoff after '@' must be a positive integer")));
+    }
+    parse_cutoff(cutoff, name)
 }

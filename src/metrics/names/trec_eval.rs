@@ -135,7 +135,7 @@ impl Metric {
             Metric::Map => "map",
             Metric::GmMap => "gm_map",
             Metric::Rprec => "Rprec",
-            Metric::Bpref => "bpref",
+            Metric::Bpref | Metric::RanxBpref => "bpref",
             Metric::RecipRank => "recip_rank",
             Metric::IprecAtRecall(_) => "iprec_at_recall",
             Metric::P(_) => "P",
