@@ -198,7 +198,7 @@ impl CrossEncoder {
         let info = ModelInfo::detect(&proto, config.as_ref())?;
         let max_length = info.resolve_max_length(options.max_length)?;
         let budget = options.memory_budget_mib.map(MemoryBudget::from_mib).transpose()?;
-                let mut tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
+        let mut tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
         if let Some(n) = options.max_query_tokens {
             tokenizer.set_max_query_tokens(n)?;
         }
@@ -209,7 +209,7 @@ impl CrossEncoder {
             )));
         }
         let plan = CpuPlan::new(proto, &info, "logits")?;
-        let memory = ModelMemory::of(budget, &info, plan.rows_alone())?;
+        let memory = ModelMemory::of_loaded(budget, &info, plan.rows_alone(), max_length)?;
         let num_labels = match plan.output_dims.as_slice() {
             [_, Some(n)] if *n >= 1 => *n,
             [_, None] => info.config_num_labels.unwrap_or(1),
@@ -217,9 +217,6 @@ impl CrossEncoder {
                 return Err(Error::model_load(format!("model: logits must be [batch, num_labels], got rank {}", other.len())))
             }
         };
-        if let Some(m) = &memory {
-            m.check_loaded(max_length)?;
-        }
         Ok(CrossEncoder { plan, tokenizer, info, num_labels, memory })
     }
 

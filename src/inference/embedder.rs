@@ -92,14 +92,11 @@ impl Embedder {
             Error::model_load(format!("model: an encoder must output last_hidden_state; this graph outputs {:?}", info.outputs))
         })?;
         let plan = CpuPlan::new(proto, &info, output)?;
-        let memory = ModelMemory::of(budget, &info, plan.rows_alone())?;
+        let memory = ModelMemory::of_loaded(budget, &info, plan.rows_alone(), max_length)?;
         let dimension = match plan.output_dims.as_slice() {
             [_, _, Some(h)] => *h,
             other => return Err(Error::model_load(format!("model: {output} must be [batch, sequence, hidden], got {other:?}"))),
         };
-        if let Some(m) = &memory {
-            m.check_loaded(max_length)?;
-        }
         Ok(Embedder { plan, tokenizer, dimension, pooling: Pooling::Mean, memory })
     }
 

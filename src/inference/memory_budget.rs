@@ -229,27 +229,25 @@ pub struct ModelMemory {
 }
 
 impl ModelMemory {
-    /// `budget` for a model of `info` whose rows run alone or together (`None` without a budget); a graph whose
-    /// layer widths are not found is refused (its batches' cost would be a guess).
-    pub fn of(budget: Option<MemoryBudget>, info: &ModelInfo, rows_alone: bool) -> Result<Option<ModelMemory>> {
+    /// `budget` for a model of `info`, just loaded, whose rows run alone or together and fill windows of
+    /// `max_length` tokens (`None` without a budget). Refused: a graph whose layer widths are not found (its
+    /// batches' cost would be a guess), a load that grew the memory past the budget, a budget with no room for
+    /// one row of `max_length` tokens.
+    pub fn of_loaded(budget: Option<MemoryBudget>, info: &ModelInfo, rows_alone: bool, max_length: usize) -> Result<Option<ModelMemory>> {
         let Some(budget) = budget else { return Ok(None) };
         let (Some(widest), Some(hidden)) = (info.widest, info.hidden) else {
             return Err(Error::unsupported("memoryBudgetMiB: the layer widths of this graph were not found (no word-embedding table)"));
         };
-        Ok(Some(ModelMemory { budget, cost: ActivationCost::of_transformer(widest, hidden, rows_alone) }))
-    }
-
-    /// Refuses a loaded model when the load itself grew the memory past the budget, or when one row of
-    /// `max_length` tokens could not run beside it.
-    pub fn check_loaded(&self, max_length: usize) -> Result<()> {
         let mib = |bytes: usize| bytes as f64 / MIB as f64;
-        if let Some(memory) = memory_bytes().filter(|&m| m > self.budget.bytes) {
+        if let Some(memory) = memory_bytes().filter(|&m| m > budget.bytes) {
             return Err(Error::invalid(
                 "memoryBudgetMiB",
-                format!("too small: loading this model took {:.1} MiB of memory, over the budget of {:.1} MiB", mib(memory), mib(self.budget.bytes)),
+                format!("too small: loading this model took {:.1} MiB of memory, over the budget of {:.1} MiB", mib(memory), mib(budget.bytes)),
             ));
         }
-        self.limit(1).check(max_length)
+        let memory = ModelMemory { budget, cost: ActivationCost::of_transformer(widest, hidden, rows_alone) };
+        memory.limit(1).check(max_length)?;
+        Ok(Some(memory))
     }
 
     /// At most `rows` per batch, within the room the budget leaves now.
