@@ -10,7 +10,7 @@
 
 use super::ir_measures::{is_ir_measures_name, parse_ir_measure, registry_names};
 use super::ranx::{parse_alias, parse_at_style, parse_ranx, parse_rbp, RANX_NAMES};
-use super::trec_eval::{nickname, parse_underscore_cutoff, trec_family, unknown, FAMILIES};
+use super::trec_eval::{nickname, parse_underscore_cutoff, trec_family, FAMILIES};
 use crate::error::{Error, Result};
 use crate::metrics::measures::metric::Metric;
 
@@ -184,4 +184,21 @@ pub fn parse_measures_in<S: AsRef<str>>(names: &[S], dialect: Dialect) -> Result
         }
     }
     Ok(requests)
+}
+
+/// The error for a name no dialect reads (the trec_eval reading is every dialect's last).
+fn unknown(name: &str) -> Error {
+    let family = name.split(['.', '@', '(']).next().unwrap_or(name);
+    let mut names: Vec<&str> = FAMILIES.iter().chain(&["official", "all_trec", "set"]).chain(RANX_NAMES).copied().collect();
+    names.extend(registry_names());
+    names.sort_unstable();
+    names.dedup();
+    Error::invalid(
+        "measure",
+        format!(
+            "unknown measure '{name}' (trec_eval names such as 'ndcg_cut_10', 'P.5,10', 'map', or ranx names such as \
+             'ndcg@10', 'mrr@10', 'recall@100', or ir_measures names such as 'P(rel=2)@10', 'RBP(p=0.8)'): {}",
+            crate::options::unknown_name("measure name", family, &names)
+        ),
+    )
 }

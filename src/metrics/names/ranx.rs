@@ -7,7 +7,7 @@
 //! over the whole ranking. ranx breaks score ties its own way; rerankit always uses the
 //! [`TiePolicy`](crate::metrics::evaluation::ranking::TiePolicy) chosen.
 
-use super::trec_eval::{parse_cutoff, parse_number, unknown};
+use super::trec_eval::{parse_cutoff, parse_number};
 use crate::error::{Error, Result};
 use crate::metrics::measures::metric::{GainPairs, HaystackMeasure, Judging, Metric, WHOLE_RANKING};
 
@@ -141,29 +141,22 @@ pub(super) fn parse_rbp(name: &str) -> Result<Option<Metric>> {
 
 /// `name@k` (ranx / ir_measures); `None` for a family these names do not know (ir_measures' own names).
 pub(super) fn parse_at_style(family: &str, cutoff: &str, name: &str) -> Result<Option<Metric>> {
-    const FAMILIES: &[&str] = &[
-        "ndcg", "ndcg_burges", "p", "precision", "r", "recall", "map", "ap", "mrr", "rr", "recip_rank", "success",
-        "hit_rate", "hitrate", "hits", "f1", "graphrag_recall", "dcg", "dcg_burges",
-    ];
-    if !FAMILIES.contains(&family.to_ascii_lowercase().as_str()) {
-        return Ok(None);
-    }
-    let k = at_cutoff(cutoff, name)?;
-    Ok(Some(match family.to_ascii_lowercase().as_str() {
-        "ndcg" => Metric::NdcgCut(k),
-        "ndcg_burges" => Metric::NdcgBurgesCut(k),
-        "dcg" => Metric::DcgCut(k),
-        "dcg_burges" => Metric::DcgBurgesCut(k),
-        "p" | "precision" => Metric::P(k),
-        "r" | "recall" => Metric::Recall(k),
-        "map" | "ap" => Metric::MapCut(k),
-        "mrr" | "rr" | "recip_rank" => Metric::RecipRankCut(k),
-        "success" | "hit_rate" | "hitrate" => Metric::Success(k),
-        "hits" => Metric::Hits(k),
-        "f1" => Metric::F1Cut(k),
-        "graphrag_recall" => Metric::GraphragRecall(k),
-        _ => return Err(unknown(name)),
-    }))
+    let metric: fn(u32) -> Metric = match family.to_ascii_lowercase().as_str() {
+        "ndcg" => Metric::NdcgCut,
+        "ndcg_burges" => Metric::NdcgBurgesCut,
+        "dcg" => Metric::DcgCut,
+        "dcg_burges" => Metric::DcgBurgesCut,
+        "p" | "precision" => Metric::P,
+        "r" | "recall" => Metric::Recall,
+        "map" | "ap" => Metric::MapCut,
+        "mrr" | "rr" | "recip_rank" => Metric::RecipRankCut,
+        "success" | "hit_rate" | "hitrate" => Metric::Success,
+        "hits" => Metric::Hits,
+        "f1" => Metric::F1Cut,
+        "graphrag_recall" => Metric::GraphragRecall,
+        _ => return Ok(None),
+    };
+    Ok(Some(metric(at_cutoff(cutoff, name)?)))
 }
 
 /// The k after `@`: digits only, a positive integer.

@@ -227,23 +227,6 @@ impl fmt::Display for Metric {
     }
 }
 
-/// The error for a name no dialect reads (the trec_eval reading is every dialect's last).
-pub(super) fn unknown(name: &str) -> Error {
-    let family = name.split(['.', '@', '(']).next().unwrap_or(name);
-    let mut names: Vec<&str> = FAMILIES.iter().chain(&["official", "all_trec", "set"]).chain(super::ranx::RANX_NAMES).copied().collect();
-    names.extend(super::ir_measures::registry_names());
-    names.sort_unstable();
-    names.dedup();
-    Error::invalid(
-        "measure",
-        format!(
-            "unknown measure '{name}' (trec_eval names such as 'ndcg_cut_10', 'P.5,10', 'map', or ranx names such as \
-             'ndcg@10', 'mrr@10', 'recall@100', or ir_measures names such as 'P(rel=2)@10', 'RBP(p=0.8)'): {}",
-            crate::options::unknown_name("measure name", family, &names)
-        ),
-    )
-}
-
 pub(super) fn nickname(name: &str) -> Option<&'static [&'static str]> {
     match name {
         "official" => Some(OFFICIAL),
@@ -420,11 +403,18 @@ pub(super) fn trec_family(family: &str, params: Option<&str>, name: &str) -> Res
         "rbp" => vec![Metric::Rbp(parse_gain_pairs(params, name)?)],
         "rbp_resid" => vec![Metric::RbpResid(parse_gain_pairs(params, name)?)],
         "haystack" => match params {
-            Some(p) => vec![Metric::Haystack(HaystackMeasure::parse(p).ok_or_else(|| unknown(name))?)],
+            Some(p) => vec![Metric::Haystack(HaystackMeasure::parse(p).ok_or_else(|| unknown_haystack_measure(p))?)],
             None => HaystackMeasure::ALL.into_iter().map(Metric::Haystack).collect(),
         },
-        _ => return Err(unknown(name)),
+        // every caller passes one of FAMILIES or a nickname's member
+        _ => return Err(Error::invalid("measure", format!("'{name}' is not a trec_eval measure"))),
     })
+}
+
+/// `haystack.<name>` with a name that is not one of Haystack's measures.
+fn unknown_haystack_measure(name: &str) -> Error {
+    let names: Vec<&str> = HaystackMeasure::ALL.iter().map(|m| m.haystack_name()).collect();
+    Error::invalid("measure", crate::options::unknown_name("Haystack measure", name, &names))
 }
 
 /// trec_eval's printed form with the parameter after an underscore (`P_5`, `ndcg_cut_10`, `iprec_at_recall_0.10`,
