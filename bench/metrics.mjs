@@ -177,7 +177,7 @@ function native(data) {
 
 async function wasm(data) {
   // The built package's Node entry (bench/ is its own package, so "rerankit" does not resolve from here).
-  const { evaluate, parseQrels, parseRun } = await import(pathToFileURL(path.join(root, "pkg", "dist", "node.js")).href);
+  const { evaluate, parseQrels, parseRun } = await import(pathToFileURL(path.join(root, "pkg", "dist", "runtimes", "node.js")).href);
   // Each row is timed with only its own inputs alive: V8 marks every live object in a full collection, so the
   // 10M-entry objects of the nested row would slow every other row's collections (evaluate builds the per-query
   // result objects) by hundreds of milliseconds.

@@ -158,7 +158,7 @@ async function chromium() {
     await page.goto(`${base}/`);
     return await page.evaluate(async ({ input, modelUrl, tokenizerUrl, budgetOption }) => {
       const { coldStart } = await import("/tests/runtimes/scenario.mjs");
-      const r = await coldStart(() => import("/pkg/dist/browser.js"), { model: modelUrl, tokenizer: tokenizerUrl, ...budgetOption }, input.query, input.documents);
+      const r = await coldStart(() => import("/pkg/dist/runtimes/browser.js"), { model: modelUrl, tokenizer: tokenizerUrl, ...budgetOption }, input.query, input.documents);
       return { runtime: navigator.userAgent.match(/Chrome\/[\d.]+/)?.[0] ?? "chromium", ...r };
     }, { input, modelUrl, tokenizerUrl, budgetOption });
   } finally {

@@ -17,8 +17,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const i = process.argv.indexOf("--runs");
 const RUNS = i > 0 ? Number(process.argv[i + 1]) : 7;
 const MODULES = [
-  { name: "rerankit", dir: "pkg/dist", entry: "pkg/dist/node.js" },
-  { name: "rerankit/eval", dir: "pkg/dist/eval", entry: "pkg/dist/eval/eval_node.js" },
+  { name: "rerankit", dir: "pkg/dist", entry: "pkg/dist/runtimes/node.js" },
+  { name: "rerankit/eval", dir: "pkg/dist/eval", entry: "pkg/dist/eval/runtimes/eval_node.js" },
 ];
 
 function once(mod) {

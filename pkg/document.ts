@@ -81,7 +81,7 @@ export class Document {
       meta: init.meta ?? {},
       embedding: init.embedding ?? null,
       id_hash_keys: init.idHashKeys ?? null,
-    }) as DocumentDict;
+    });
     this.content = dict.content;
     this.contentType = dict.content_type;
     this.id = dict.id;
@@ -96,7 +96,7 @@ export class Document {
    * key moves into `meta`. `idHashKeys` applies when the dict has no id.
    */
   static fromDict(dict: Record<string, unknown>, fieldMap: FieldMap = {}, idHashKeys: IdHashKey[] | null = null): Document {
-    return Document.fromStandardDict(wasm.documentFromDict(dict, fieldMap, idHashKeys) as DocumentDict);
+    return Document.fromStandardDict(wasm.documentFromDict(dict, fieldMap, idHashKeys));
   }
 
   /** A document from a dict with the standard keys, as `toDict()` returns it. */
@@ -115,7 +115,7 @@ export class Document {
 
   /** Haystack's `Document.to_dict(field_map)`: standard keys renamed by `fieldMap` (`{custom: standard}`). */
   toDict(fieldMap: FieldMap = {}): Record<string, unknown> {
-    return wasm.documentToDict(this.standardDict(), fieldMap) as Record<string, unknown>;
+    return wasm.documentToDict(this.standardDict(), fieldMap);
   }
 
   /** The text of a text document (throws for tables and media). */
@@ -269,7 +269,7 @@ export class Label {
 
   /** A label from its dict form, with its id derived as Haystack derives it when absent. */
   static fromDict(dict: LabelDict): Label {
-    return new Label(wasm.labelFromDict(dict) as Required<LabelDict>);
+    return new Label(wasm.labelFromDict(dict));
   }
 
   /** The dict form (every key present), as Haystack's `Label.to_dict()`. */
@@ -319,10 +319,7 @@ export class MultiLabel {
     if (!Array.isArray(labels)) invalidArgument("labels", "expected an array of labels");
     checkListLength(labels, "labels");
     const dicts = labels.map((l) => (l instanceof Label ? l.toDict() : l));
-    const agg = wasm.multiLabel(dicts, options) as {
-      id: string; query: string; filters: Record<string, unknown> | null; labels: LabelDict[]; no_answer: boolean;
-      answers: string[]; offsets_in_documents: (Span | TableCell)[]; offsets_in_contexts: (Span | TableCell)[]; document_ids: string[]; contexts: string[];
-    };
+    const agg = wasm.multiLabel(dicts, options);
     this.id = agg.id;
     this.query = agg.query;
     this.filters = agg.filters;

@@ -5,7 +5,8 @@
 // The public API, shared by every runtime entry (node.ts, browser.ts, deno.ts, workerd.ts): the evaluation API
 // (eval.ts) and the models.
 export * from "./eval.js";
-export { CrossEncoder, Embedder, type Device, type EncodedPair, type Dtype, type EmbedOptions, type EmbedderLoadOptions, type HubOptions, type PretrainedOptions, type LoadProgress, type ModelLoadOptions, type ModelSource, type RerankOptions, type ScoreOptions, type SourceCache } from "./cross_encoder.js";
-export { type DeviceOption, type ProbeReport, type WebGpuInfo } from "./engine.js";
-export { DEFAULT_CACHE_NAME, type ModelCacheStore, type CacheApiCache } from "./model_source.js";
-export type { ProgressHandler, WorkersOption } from "./pool.js";
+export { CrossEncoder, Embedder, type Device, type EncodedPair, type Dtype, type EmbedOptions, type EmbedderLoadOptions, type HubOptions, type PretrainedOptions, type LoadProgress, type ModelLoadOptions, type ModelSource, type RerankOptions, type ScoreOptions, type SourceCache } from "./models/cross_encoder.js";
+export { type DeviceOption, type ProbeReport, type WebGpuInfo } from "./models/engine.js";
+export { DEFAULT_CACHE_NAME, type ModelCacheStore, type CacheApiCache } from "./models/model_source.js";
+export type { WorkersOption } from "./models/pool.js";
+export type { ProgressHandler } from "./call_control.js";

@@ -5,7 +5,7 @@
 # serves them from RERANKIT_MODELS (www/vite.config.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -f pkg/dist/browser.js ] || { echo "[demo] pkg/dist is missing: run node scripts/build.mjs --dev" >&2; exit 1; }
+[ -f pkg/dist/runtimes/browser.js ] || { echo "[demo] pkg/dist is missing: run node scripts/build.mjs --dev" >&2; exit 1; }
 node scripts/build-demo-sample.mjs --check
 node_modules/.bin/tsc -p www/tsconfig.json
 node_modules/.bin/vite build --config www/vite.config.mjs --logLevel warn

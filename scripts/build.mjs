@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Builds the npm package: Rust (bindings/wasm, the cdylib over the core crate) → wasm32 (release, +simd128) →
-// wasm-bindgen (--target web) → wasm-opt -O3 (native Binaryen, scripts/wasm_opt.py) → TypeScript (pkg/*.ts →
+// wasm-bindgen (--target web) → wasm-opt -O3 (native Binaryen, scripts/wasm_opt.py) → TypeScript (pkg/**/*.ts →
 // pkg/dist). Three wasm modules: the whole crate for `rerankit` (pkg/wasm → pkg/dist/wasm), twice — SIMD128
 // (`rerankit_bg.wasm`) and with the `relaxed-simd` feature (`rerankit_relaxed_bg.wasm`, the f32 kernel's fused
-// multiply-add; pkg/wasm_simd.ts picks one at load) over one wasm-bindgen glue, which this script checks the two
+// multiply-add; pkg/runtimes/wasm_simd.ts picks one at load) over one wasm-bindgen glue, which this script checks the two
 // builds share — and the crate without its `cpu` and `webgpu` features for `rerankit/eval` (pkg/wasm_eval →
 // pkg/dist/eval/wasm, with the evaluation API compiled by pkg/tsconfig.eval.json into pkg/dist/eval). `--dev` skips wasm-opt; `--ts-only` recompiles only
 // the TypeScript against the wasm already in pkg/wasm and pkg/wasm_eval (for changes that touch no Rust). Prints
@@ -22,7 +22,7 @@ const steps = [];
 
 // js-sys's async executor (futures/queue.rs) polls every future from one queueMicrotask callback. A trap there (a
 // Rust panic) would be an uncaught exception: the caller's promise would never settle, and Node would exit. The
-// callback is wrapped so that pkg/runtime.ts hears of it (it restarts the instance and rejects pending calls).
+// callback is wrapped so that pkg/runtimes/wasm_instance.ts hears of it (it restarts the instance and rejects pending calls).
 function guardTaskQueue(glue, { required }) {
   const text = readFileSync(glue, "utf8");
   const call = /(__wbg_queueMicrotask_[0-9a-f]+: function\(arg0\) \{\n\s*)queueMicrotask\(arg0\);/g;
@@ -31,7 +31,7 @@ function guardTaskQueue(glue, { required }) {
   if (found !== 1) throw new Error(`${glue}: expected one queueMicrotask(arg0) import to guard, found ${found} (has wasm-bindgen's glue changed?)`);
   writeFileSync(glue, text.replace(call, "$1queueMicrotask(() => { try { arg0(); } catch (e) { taskTrap(e); } });") + `
 let taskTrap = (e) => { throw e; };
-/** pkg/runtime.ts: where an exception escaping an async task (a future polled from the microtask queue) goes. */
+/** pkg/runtimes/wasm_instance.ts: where an exception escaping an async task (a future polled from the microtask queue) goes. */
 export function __onTaskTrap(handler) { taskTrap = handler; }
 `);
 }
@@ -118,11 +118,11 @@ if (tsOnly) {
   }
 }
 
-step("tsc (pkg/*.ts → pkg/dist)", () => {
+step("tsc (pkg/**/*.ts → pkg/dist)", () => {
   rmSync(dist, { recursive: true, force: true });
   run(path.join(root, "node_modules", ".bin", "tsc"), ["-p", path.join(root, "pkg", "tsconfig.json")]);
   cpSync(wasmOut, path.join(dist, "wasm"), { recursive: true });
-  const cli = path.join(dist, "cli.js");
+  const cli = path.join(dist, "cli", "main.js");
   if (existsSync(cli)) execFileSync("chmod", ["+x", cli]);
 });
 
@@ -130,8 +130,7 @@ step("tsc (the evaluation API → pkg/dist/eval)", () => {
   run(path.join(root, "node_modules", ".bin", "tsc"), ["-p", path.join(root, "pkg", "tsconfig.eval.json")]);
   cpSync(evalWasmOut, path.join(evalDist, "wasm"), { recursive: true });
   // the point of rerankit/eval: nothing of the models may be reachable from it
-  const models = ["cross_encoder.js", "engine.js", "hub.js", "model_source.js"].filter((f) => existsSync(path.join(evalDist, f)));
-  if (models.length > 0) throw new Error(`pkg/dist/eval imports model code (${models.join(", ")}): rerankit/eval must not`);
+  if (existsSync(path.join(evalDist, "models"))) throw new Error("pkg/dist/eval imports model code (pkg/models/): rerankit/eval must not");
 });
 
 const bytes = readFileSync(bgWasm);

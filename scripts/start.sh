@@ -14,7 +14,7 @@ newer_than() { find "${@:2}" -newer "$1" \( -name '*.rs' -o -name '*.wgsl' -o -n
 if [ ! -f pkg/wasm/rerankit_bg.wasm ] || [ ! -f pkg/wasm/rerankit_relaxed_bg.wasm ] || [ -n "$(newer_than pkg/wasm/rerankit_bg.wasm src shaders bindings Cargo.toml Cargo.lock | grep -v '\.ts$' || true)" ]; then
   echo "[start] building the package (wasm, --dev); the first build takes 20+ minutes"
   node scripts/build.mjs --dev
-elif [ ! -f pkg/dist/index.js ] || [ -n "$(find pkg -maxdepth 1 -name '*.ts' -newer pkg/dist/index.js -print -quit)" ]; then
+elif [ ! -f pkg/dist/index.js ] || [ -n "$(find pkg -name '*.ts' -not -path 'pkg/dist/*' -not -path 'pkg/wasm*' -newer pkg/dist/index.js -print -quit)" ]; then
   node scripts/build.mjs --ts-only
 fi
 

@@ -1,4 +1,4 @@
-// The demo's Vite config. `rerankit` resolves to this checkout's browser entry (pkg/dist/browser.js, built by
+// The demo's Vite config. `rerankit` resolves to this checkout's browser entry (pkg/dist/runtimes/browser.js, built by
 // scripts/build.mjs), and both the dev and the preview server serve the local model cache under /models/ —
 // the weights are read from RERANKIT_MODELS (default ~/.cache/rerankit/models), never copied into the build.
 import { createReadStream, existsSync, readFileSync, readdirSync, statSync } from "node:fs";
@@ -83,7 +83,7 @@ const modelFiles = {
 export default defineConfig({
   root: www,
   plugins: [modelFiles],
-  resolve: { alias: [{ find: /^rerankit$/, replacement: path.join(root, "pkg", "dist", "browser.js") }] },
+  resolve: { alias: [{ find: /^rerankit$/, replacement: path.join(root, "pkg", "dist", "runtimes", "browser.js") }] },
   // The package entry awaits the wasm at top level: ES2022 output, ES-module worker.
   build: { target: "es2022", outDir: "dist", emptyOutDir: true, chunkSizeWarningLimit: 30_000 },
   worker: { format: "es" },

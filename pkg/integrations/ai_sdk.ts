@@ -11,9 +11,9 @@
 // so loading this module costs nothing beyond rerankit's own error and option checks.
 import type { RerankingModelV3, RerankingModelV3CallOptions, SharedV3Warning } from "@ai-sdk/provider";
 import { checkListLength, invalidArgument, optionsObject } from "../errors.js";
-import { checkRanker } from "../hosted/fallback.js";
-import { describe, integerOption, stringOption } from "../hosted/hosted_ranker.js";
-import { checkedRanking, type Ranker } from "../ranker.js";
+import { checkRanker } from "../rankers/hosted/fallback.js";
+import { describe, integerOption, stringOption } from "../rankers/hosted/hosted_ranker.js";
+import { checkedRanking, type Ranker } from "../rankers/ranker.js";
 
 type RerankingResult = Awaited<ReturnType<RerankingModelV3["doRerank"]>>;
 

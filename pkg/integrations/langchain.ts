@@ -16,9 +16,9 @@ import type { Callbacks } from "@langchain/core/callbacks/manager";
 import { Document, type DocumentInterface } from "@langchain/core/documents";
 import { BaseDocumentCompressor } from "@langchain/core/retrievers/document_compressors";
 import { checkListLength, invalidArgument, optionsObject } from "../errors.js";
-import { checkRanker } from "../hosted/fallback.js";
-import { describe, topKOption } from "../hosted/hosted_ranker.js";
-import { checkedRanking, type RankOptions, type Ranker } from "../ranker.js";
+import { checkRanker } from "../rankers/hosted/fallback.js";
+import { describe, topKOption } from "../rankers/hosted/hosted_ranker.js";
+import { checkedRanking, type RankOptions, type Ranker } from "../rankers/ranker.js";
 
 /** Options of `RerankCompressor`. */
 export interface RerankCompressorOptions {

@@ -17,9 +17,9 @@ import type { BaseNodePostprocessor } from "@llamaindex/core/postprocessor";
 import { MetadataMode, type NodeWithScore } from "@llamaindex/core/schema";
 import { extractText } from "@llamaindex/core/utils";
 import { checkListLength, invalidArgument, optionsObject } from "../errors.js";
-import { checkRanker } from "../hosted/fallback.js";
-import { describe, topKOption } from "../hosted/hosted_ranker.js";
-import { checkedRanking, type RankOptions, type Ranker } from "../ranker.js";
+import { checkRanker } from "../rankers/hosted/fallback.js";
+import { describe, topKOption } from "../rankers/hosted/hosted_ranker.js";
+import { checkedRanking, type RankOptions, type Ranker } from "../rankers/ranker.js";
 
 /** Options of `RerankPostprocessor`. */
 export interface RerankPostprocessorOptions {

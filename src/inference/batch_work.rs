@@ -1,5 +1,5 @@
 //! A model call cut into the padded batches it runs, so that the caller can run them where it likes (inline
-//! between event-loop turns, or spread over pool workers: pkg/pool.ts) and still get the answer of one thread.
+//! between event-loop turns, or spread over pool workers: pkg/models/pool.ts) and still get the answer of one thread.
 //!
 //! The batches are exactly the ones the single-threaded path builds ([`batches`]: length-sorted, dynamic
 //! padding), and a batch's outputs depend only on the batch, so every row's values are bit-identical whichever

@@ -1,5 +1,5 @@
 // The page both tests/browser/webgpu.test.mjs and bench/webgpu.mjs drive: headless Chromium on a page served from
-// 127.0.0.1 (a secure context, as WebGPU requires) that imports the built package (pkg/dist/browser.js) as
+// 127.0.0.1 (a secure context, as WebGPU requires) that imports the built package (pkg/dist/runtimes/browser.js) as
 // `window.rerankit`; model files are served from $RERANKIT_MODELS under /models/, the Hub exports of
 // tests/fixtures/hub under /hub/.
 //
@@ -22,7 +22,7 @@ export const WEBGPU_ARGS = [...BASE_ARGS, "--enable-unsafe-webgpu"];
 const types = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".json": "application/json", ".html": "text/html" };
 const page_html = `<!doctype html><meta charset="utf-8"><title>rerankit webgpu</title>
 <script type="module">
-  import * as rerankit from "/pkg/dist/browser.js";
+  import * as rerankit from "/pkg/dist/runtimes/browser.js";
   window.rerankit = rerankit;
   window.adapterInfo = async () => {
     if (!navigator.gpu) return null;
@@ -60,7 +60,7 @@ function serve() {
 
 /** Runs `fn(page, logs)` in a fresh headless Chromium started with `args`, the package loaded as window.rerankit. */
 export async function withPage(args, fn) {
-  for (const need of [CHROMIUM, path.join(root, "pkg/dist/browser.js"), path.join(models, "ce-probe/model.onnx")]) {
+  for (const need of [CHROMIUM, path.join(root, "pkg/dist/runtimes/browser.js"), path.join(models, "ce-probe/model.onnx")]) {
     if (!existsSync(need)) throw new Error(`${need} is missing (scripts/install-chromium.sh, node scripts/build.mjs --dev, npm run fixtures)`);
   }
   const server = await serve();

@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import { collection, trecTexts, cliArg } from "./collections.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.join(here, "../../pkg/dist/cli.js");
+const cli = path.join(here, "../../pkg/dist/cli/main.js");
 const models = process.env.RERANKIT_MODELS || path.join(os.homedir(), ".cache/rerankit/models");
 const python = cliArg("python", path.join(path.dirname(models), "venv/bin/python"));
 const seed = Number(cliArg("seed", 1));

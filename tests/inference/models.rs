@@ -301,7 +301,7 @@ fn load_time() {
 
 #[test]
 fn batch_work_run_in_any_order_gives_the_one_thread_answer() {
-    // pkg/pool.ts runs a call's batches in workers, in whatever order they finish: the answer must be the one
+    // pkg/models/pool.ts runs a call's batches in workers, in whatever order they finish: the answer must be the one
     // thread's, bit for bit (the batches are the same, and a batch's outputs depend only on the batch)
     let ce = cross_encoder("small-ce-1", "model.onnx");
     let texts: Vec<String> = (0..23).map(|i| "passage about ranking ".repeat(1 + i % 7) + &i.to_string()).collect();

@@ -97,7 +97,7 @@ test("bad input: malformed documents throw PARSE, bad items do not stop the run"
 });
 
 test("CLI: rerankit agent-eval prints results and aggregates (json, yaml)", () => {
-  const cli = path.join(repo, "pkg/dist/cli.js");
+  const cli = path.join(repo, "pkg/dist/cli/main.js");
   const c = manifest.evaluation.find((e) => e.name === "extra_steps");
   const out = execFileSync(process.execPath, [cli, "agent-eval", fx(c.reference), fx(c.responses)], { encoding: "utf8" });
   same(json(c.evaluation), JSON.parse(out), "cli results");
@@ -110,7 +110,7 @@ test("CLI: rerankit agent-eval prints results and aggregates (json, yaml)", () =
 });
 
 test("CLI: --judge-command runs a shell command per prompt (replaying graphrag-eval's fake judge)", () => {
-  const cli = path.join(repo, "pkg/dist/cli.js");
+  const cli = path.join(repo, "pkg/dist/cli/main.js");
   const c = manifest.evaluation.find((e) => e.name === "extra_llm");
   const replay = `'${process.execPath}' -e 'const t=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));let p="";` +
     `process.stdin.setEncoding("utf8").on("data",(d)=>p+=d).on("end",()=>{const h=t.find((x)=>x.prompt===p);process.stdout.write(h?h.response:"MISSING PROMPT")})' '${fx(c.judge)}'`;
@@ -119,7 +119,7 @@ test("CLI: --judge-command runs a shell command per prompt (replaying graphrag-e
 });
 
 test("CLI: a missing --config file is an error message, not a stack trace", () => {
-  const cli = path.join(repo, "pkg/dist/cli.js");
+  const cli = path.join(repo, "pkg/dist/cli/main.js");
   const out = spawnSync(process.execPath, [cli, "agent-eval", "--config", "missing.yaml", "reference.yaml", "responses.json"], { encoding: "utf8" });
   assert.notEqual(out.status, 0);
   assert.match(out.stderr, /missing\.yaml/);

@@ -12,7 +12,7 @@ import { compareRuns, optimizeFusion, fuse, parseQrels, RerankitError } from "re
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const collection = path.join(root, "tests", "fixtures", "collection");
-const cli = path.join(root, "pkg", "dist", "cli.js");
+const cli = path.join(root, "pkg", "dist", "cli", "main.js");
 const fixture = JSON.parse(readFileSync(path.join(collection, "compare", "ranx_compare.json"), "utf8"));
 const optimizeFixture = JSON.parse(readFileSync(path.join(collection, "compare", "ranx_optimize.json"), "utf8"));
 const qrelsText = readFileSync(path.join(collection, "qrels.test.trec"), "utf8");

@@ -15,7 +15,7 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const hx = (rel) => path.join(repo, "tests/fixtures/haystack", rel);
 const sq = (rel) => path.join(repo, "tests/fixtures/squad", rel);
 const json = (p) => JSON.parse(readFileSync(p, "utf8"));
-const cli = path.join(repo, "pkg/dist/cli.js");
+const cli = path.join(repo, "pkg/dist/cli/main.js");
 
 const csvFiles = () => ({
   "Reader.csv": readFileSync(hx("node_results/Reader.csv"), "utf8"),

@@ -124,7 +124,7 @@ test("ir_measures names keep the older names' meanings and refuse what ir_measur
 
 test("rerankit eval --intents FILE: the intent-aware measures from the command line, as ir_measures computes them", async () => {
   const { execFileSync } = await import("node:child_process");
-  const cli = path.join(root, "pkg/dist/cli.js");
+  const cli = path.join(root, "pkg/dist/cli/main.js");
   const dir = path.join(collection, "ir_measures", "intents");
   const names = ["alpha_nDCG@10", "ERR_IA@20"];
   const args = ["eval", "--intents", path.join(dir, "intents.trec"), ...names.flatMap((n) => ["-m", n]), path.join(dir, "qrels.trec"), path.join(dir, "run.trec")];

@@ -12,7 +12,7 @@ import { evaluate, parseQrels, parseRun, compareRuns, ParsedQrels, RerankitError
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const shared = process.env.RERANKIT_SHARED ? path.resolve(process.env.RERANKIT_SHARED) : path.resolve(root, "../shared");
 const trecDir = path.join(shared, "data", "trec_eval");
-const cli = path.join(root, "pkg", "dist", "cli.js");
+const cli = path.join(root, "pkg", "dist", "cli", "main.js");
 
 const throwsCode = (fn, code, message) =>
   assert.throws(fn, (err) => {

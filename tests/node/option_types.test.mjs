@@ -14,23 +14,23 @@ const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../p
 
 // [declaration file, TypeScript interface, Rust struct, keys the wrapper consumes, Rust fields the type leaves out]
 const PAIRS = [
-  ["cross_encoder.d.ts", "RerankOptions", "RerankOptions", ["returnDocuments", "signal", "onProgress", "clock"], []],
-  ["cross_encoder.d.ts", "ModelLoadOptions", "LoadOptions", ["model", "tokenizer", "config", "externalData", "device", "workers", "onWarning", "onProgress", "signal", "cache"], []],
-  ["cross_encoder.d.ts", "ScoreOptions", "ScoreOptions", ["signal", "onProgress"], []],
-  ["cross_encoder.d.ts", "EmbedOptions", "EmbedOptions", ["signal", "onProgress"], []],
-  ["rankers.d.ts", "RecentnessRankerOptions", "RecentnessOptions", ["onWarning"], []],
-  ["rankers.d.ts", "LostInTheMiddleRankerOptions", "LostInTheMiddleOptions", [], []],
-  ["rankers.d.ts", "DiversityRankerOptions", "DiversityOptions", ["embedder"], []],
-  ["rankers.d.ts", "FuseOptions", "FusionOptions", [], []],
-  ["rankers.d.ts", "AdaptiveWeightOptions", "AdaptiveWeightOptions", [], []],
-  ["rankers.d.ts", "CombineScoresOptions", "CombineScoresOptions", [], []],
+  ["models/cross_encoder.d.ts", "RerankOptions", "RerankOptions", ["returnDocuments", "signal", "onProgress", "clock"], []],
+  ["models/cross_encoder.d.ts", "ModelLoadOptions", "LoadOptions", ["model", "tokenizer", "config", "externalData", "device", "workers", "onWarning", "onProgress", "signal", "cache"], []],
+  ["models/cross_encoder.d.ts", "ScoreOptions", "ScoreOptions", ["signal", "onProgress"], []],
+  ["models/cross_encoder.d.ts", "EmbedOptions", "EmbedOptions", ["signal", "onProgress"], []],
+  ["rankers/haystack_rankers.d.ts", "RecentnessRankerOptions", "RecentnessOptions", ["onWarning"], []],
+  ["rankers/haystack_rankers.d.ts", "LostInTheMiddleRankerOptions", "LostInTheMiddleOptions", [], []],
+  ["rankers/haystack_rankers.d.ts", "DiversityRankerOptions", "DiversityOptions", ["embedder"], []],
+  ["rankers/fusion.d.ts", "FuseOptions", "FusionOptions", [], []],
+  ["rankers/fusion.d.ts", "AdaptiveWeightOptions", "AdaptiveWeightOptions", [], []],
+  ["rankers/fusion.d.ts", "CombineScoresOptions", "CombineScoresOptions", [], []],
   // evaluate has no permutation test: trials and seed are compare's (and evaluate refuses them)
-  ["metrics.d.ts", "EvaluateOptions", "EvaluateOptions", [], ["trials", "seed"]],
-  ["comparison.d.ts", "CompareOptions", "EvaluateOptions", [], []],
-  ["haystack_eval.d.ts", "HaystackMetricsOptions", "MetricsOptions", [], []],
-  ["haystack_eval.d.ts", "WrongExamplesOptions", "WrongExamplesOptions", [], []],
-  ["haystack_eval.d.ts", "ContextMatchingOptions", "ContextMatching", [], []],
-  ["haystack_eval.d.ts", "SquadOptions", "SquadOptions", [], []],
+  ["metrics/evaluate.d.ts", "EvaluateOptions", "EvaluateOptions", [], ["trials", "seed"]],
+  ["metrics/comparison.d.ts", "CompareOptions", "EvaluateOptions", [], []],
+  ["metrics/haystack_eval.d.ts", "HaystackMetricsOptions", "MetricsOptions", [], []],
+  ["metrics/haystack_eval.d.ts", "WrongExamplesOptions", "WrongExamplesOptions", [], []],
+  ["metrics/haystack_eval.d.ts", "ContextMatchingOptions", "ContextMatching", [], []],
+  ["metrics/haystack_eval.d.ts", "SquadOptions", "SquadOptions", [], []],
 ];
 
 function declaredKeys() {
@@ -44,7 +44,7 @@ function declaredKeys() {
     ts.forEachChild(source, (node) => {
       if (!ts.isInterfaceDeclaration(node)) return;
       const type = checker.getDeclaredTypeOfSymbol(checker.getSymbolAtLocation(node.name));
-      keys.set(`${path.basename(file)}:${node.name.text}`, checker.getPropertiesOfType(type).map((p) => p.name));
+      keys.set(`${path.relative(dist, file)}:${node.name.text}`, checker.getPropertiesOfType(type).map((p) => p.name));
     });
   }
   return keys;

@@ -1,4 +1,4 @@
-// The worker pool and call control (pkg/pool.ts): `workers` spreads a call's batches over worker_threads with
+// The worker pool and call control (pkg/models/pool.ts): `workers` spreads a call's batches over worker_threads with
 // results identical to the caller's thread; `signal` stops a call between batches (ABORTED) and `onProgress`
 // reports each batch; with workers the caller's event loop keeps turning during a rerank.
 import { test } from "node:test";

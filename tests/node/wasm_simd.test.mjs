@@ -1,4 +1,4 @@
-// The package's two model modules (scripts/build.mjs, pkg/wasm_simd.ts): SIMD128 and relaxed SIMD (the f32 kernel's
+// The package's two model modules (scripts/build.mjs, pkg/runtimes/wasm_simd.ts): SIMD128 and relaxed SIMD (the f32 kernel's
 // fused multiply-add). Node 20 has relaxed SIMD only behind --experimental-wasm-relaxed-simd, so one Node runs both:
 // a child process without the flag must load the SIMD128 module, one with it the relaxed module, and each must
 // score the fp32 reference pairs within 1e-4 of onnxruntime — in one thread and in a pool of 2 workers (whose

@@ -1,4 +1,4 @@
-// The last line of defence (pkg/runtime.ts): a Rust panic in wasm is a trap (`RuntimeError: unreachable`) that
+// The last line of defence (pkg/runtimes/wasm_instance.ts): a Rust panic in wasm is a trap (`RuntimeError: unreachable`) that
 // leaves the instance corrupt. Every known panic path is prevented before tract runs (tests/node/hub_models.test.mjs
 // provokes them: RoBERTa past its window, onnxruntime's fused Attention; below, a pair with no tokens); this test
 // provokes the two deliberate panics left, `__panicForTest` in a plain call and `__panicInTaskForTest` inside an
@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { CrossEncoder, RerankitError, wasmRestarts, evaluate } from "rerankit";
 import { readFileSync } from "node:fs";
 import { __panicForTest, __panicInTaskForTest } from "../../pkg/dist/wasm/rerankit.js";
-import { guarded } from "../../pkg/dist/runtime.js";
+import { guarded } from "../../pkg/dist/runtimes/wasm_instance.js";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/hub/rerankit-test/tiny-bert-reranker");
 const files = { model: path.join(repo, "onnx/model.onnx"), tokenizer: path.join(repo, "tokenizer.json"), config: path.join(repo, "config.json") };

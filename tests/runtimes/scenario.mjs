@@ -35,7 +35,7 @@ export async function scenario(rr, model) {
   } catch (e) {
     errorCode = e instanceof rr.RerankitError ? e.code : `not a RerankitError: ${e}`;
   }
-  // the worker pool (pkg/pool.ts): two workers rank as the caller's thread does, bit for bit (batches of 2: three
+  // the worker pool (pkg/models/pool.ts): two workers rank as the caller's thread does, bit for bit (batches of 2: three
   // batches, both workers busy)
   const pooled = await rr.CrossEncoder.load({ ...model, workers: 2 });
   const small = { topK: null, batchSize: 2 };
@@ -48,7 +48,7 @@ export async function scenario(rr, model) {
     errorCode,
     loadMs,
     poolSame,
-    // which of the two model modules the runtime loaded (pkg/wasm_simd.ts)
+    // which of the two model modules the runtime loaded (pkg/runtimes/wasm_simd.ts)
     simd: rr.wasmSimd(),
   };
 }

@@ -1,4 +1,4 @@
-//! Bindings for agent-step evaluation (wrapped by pkg/agent_eval.ts). Inputs are YAML/JSON text or JS values
+//! Bindings for agent-step evaluation (wrapped by pkg/metrics/agent_eval.ts). Inputs are YAML/JSON text or JS values
 //! (read strictly, key order kept: graphrag-eval's output order); results come back as plain JS values. The
 //! judge runs in TypeScript between `prompts()` and `apply()`.
 
@@ -48,7 +48,7 @@ fn config_of(value: &JsValue) -> Result<Config> {
 }
 
 /// `run_evaluation` without LLM metrics: one result per reference question.
-#[wasm_bindgen(js_name = agentEvaluate)]
+#[wasm_bindgen(js_name = agentEvaluate, unchecked_return_type = "import('../metrics/agent_eval.js').AgentResult[]")]
 pub fn agent_evaluate(reference: JsValue, responses: JsValue) -> JsResult<JsValue> {
     js((|| {
         let reference = reference_of(&reference)?;
@@ -58,7 +58,7 @@ pub fn agent_evaluate(reference: JsValue, responses: JsValue) -> JsResult<JsValu
 }
 
 /// `compute_aggregates`: results (a list, or its YAML/JSON text) → aggregates; `config` names the custom metrics.
-#[wasm_bindgen(js_name = agentAggregate)]
+#[wasm_bindgen(js_name = agentAggregate, unchecked_return_type = "Record<string, unknown>")]
 pub fn agent_aggregate(results: JsValue, config: JsValue) -> JsResult<JsValue> {
     js((|| {
         let samples = document("results", &results)?;

@@ -1,5 +1,5 @@
 //! Bindings for comparing N runs like ranx (`compare`, its report tables) and for ranx's `optimize_fusion`
-//! (wrapped by pkg/comparison.ts). Runs are gathered in a `MetricsRunList` (each parsed run copied in once), and
+//! (wrapped by pkg/metrics/comparison.ts). Runs are gathered in a `MetricsRunList` (each parsed run copied in once), and
 //! the result stays here as a `MetricsComparison` handle, so that its tables print without recomputing.
 
 use super::convert::{read_options, to_js, to_json};
@@ -129,7 +129,7 @@ impl MetricsComparison {
 
 /// ranx's `optimize_fusion`: `{params, score, trials: [{params, score}]}` (`params` as `fuse` takes them; `score`
 /// null and no trials for the methods that are only trained).
-#[wasm_bindgen(js_name = fusionOptimize)]
+#[wasm_bindgen(js_name = fusionOptimize, unchecked_return_type = "import('../metrics/comparison.js').FusionOptimization")]
 pub fn fusion_optimize(qrels: &MetricsQrels, runs: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
         let options: OptimizeOptions = read_options("options", &options)?;

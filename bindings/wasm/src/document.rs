@@ -15,7 +15,7 @@ fn hash_keys(value: &JsValue) -> Result<Option<Vec<rerankit::document::IdHashKey
 }
 
 /// `Document.from_dict(dict, fieldMap, idHashKeys)` → the document as a standard dict.
-#[wasm_bindgen(js_name = documentFromDict)]
+#[wasm_bindgen(js_name = documentFromDict, unchecked_return_type = "import('../document.js').DocumentDict")]
 pub fn document_from_dict(dict: JsValue, field_map: JsValue, id_hash_keys: JsValue) -> JsResult<JsValue> {
     js((|| {
         if !dict.is_object() {
@@ -29,7 +29,7 @@ pub fn document_from_dict(dict: JsValue, field_map: JsValue, id_hash_keys: JsVal
 }
 
 /// `doc.to_dict(fieldMap)` for a document given as a standard dict.
-#[wasm_bindgen(js_name = documentToDict)]
+#[wasm_bindgen(js_name = documentToDict, unchecked_return_type = "Record<string, unknown>")]
 pub fn document_to_dict(doc: JsValue, field_map: JsValue) -> JsResult<JsValue> {
     js((|| {
         let dict = to_json_object("document", &doc)?;
@@ -40,7 +40,7 @@ pub fn document_to_dict(doc: JsValue, field_map: JsValue) -> JsResult<JsValue> {
 }
 
 /// Validates a document given as a standard dict (without `id`, the id is derived) and returns it normalised.
-#[wasm_bindgen(js_name = documentNormalize)]
+#[wasm_bindgen(js_name = documentNormalize, unchecked_return_type = "import('../document.js').DocumentDict")]
 pub fn document_normalize(doc: JsValue) -> JsResult<JsValue> {
     js((|| {
         let mut dict = to_json_object("document", &doc)?;
@@ -61,7 +61,7 @@ fn label_dict_with_no_answer(label: &Label) -> Value {
 }
 
 /// `Label.from_dict` → the label as a dict (derived `id` and `no_answer` filled in).
-#[wasm_bindgen(js_name = labelFromDict)]
+#[wasm_bindgen(js_name = labelFromDict, unchecked_return_type = "Required<import('../document.js').LabelDict>")]
 pub fn label_from_dict(dict: JsValue) -> JsResult<JsValue> {
     js((|| {
         let label = Label::from_dict("label", &to_json("label", &dict)?)?;
@@ -69,8 +69,25 @@ pub fn label_from_dict(dict: JsValue) -> JsResult<JsValue> {
     })())
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const MULTI_LABEL_DICT: &'static str = r#"
+/** `multiLabel`'s aggregate of labels, with Haystack's field names (pkg/document.ts's `MultiLabel` holds it). */
+export interface MultiLabelDict {
+  id: string;
+  query: string;
+  filters: Record<string, unknown> | null;
+  labels: Required<import('../document.js').LabelDict>[];
+  no_answer: boolean;
+  answers: string[];
+  offsets_in_documents: (import('../document.js').Span | import('../document.js').TableCell)[];
+  offsets_in_contexts: (import('../document.js').Span | import('../document.js').TableCell)[];
+  document_ids: string[];
+  contexts: string[];
+}
+"#;
+
 /// `MultiLabel(labels, {dropNegativeLabels, dropNoAnswers})` → its aggregated fields.
-#[wasm_bindgen(js_name = multiLabel)]
+#[wasm_bindgen(js_name = multiLabel, unchecked_return_type = "MultiLabelDict")]
 pub fn multi_label(labels: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
         let options: rerankit::document::MultiLabelOptions = read_options("options", &options)?;

@@ -1,4 +1,4 @@
-//! Bindings for Haystack-style pipeline evaluation and the SQuAD scripts (wrapped by pkg/haystack_eval.ts).
+//! Bindings for Haystack-style pipeline evaluation and the SQuAD scripts (wrapped by pkg/metrics/haystack_eval.ts).
 //!
 //! Inputs are JS values converted strictly by [`convert::to_json`] (errors name the path), or JSON text where
 //! a whole file is passed (a string argument is parsed as JSON; a bad file is a `PARSE` error). Results go back
@@ -164,10 +164,21 @@ impl HaystackEvaluation {
     }
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const SQUAD_RUN: &'static str = r#"
+/** `squadEvaluate`'s answer: the official script's JSON output, its stdout and its stderr lines. */
+export interface SquadRun {
+  version: "1.1" | "2.0";
+  output: import('../metrics/haystack_eval.js').SquadV1Result | import('../metrics/haystack_eval.js').SquadV2Result;
+  printed: string;
+  messages: string[];
+}
+"#;
+
 /// Runs `evaluate-v1.1.py` / `evaluate-v2.0.py`: dataset and predictions (values or JSON text), options
 /// `{version}` (`squad::SquadOptions`). Returns `{version, output, printed, messages}`: `printed`
 /// is the script's stdout without the final newline, `messages` its stderr lines.
-#[wasm_bindgen(js_name = squadEvaluate)]
+#[wasm_bindgen(js_name = squadEvaluate, unchecked_return_type = "SquadRun")]
 pub fn squad_evaluate(dataset: JsValue, predictions: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
         let options: squad::SquadOptions = read_options("options", &options)?;

@@ -35,13 +35,13 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
-/// The instance's linear memory (a fresh one after pkg/runtime.ts restarts a trapped instance).
-#[wasm_bindgen(js_name = wasmMemory)]
+/// The instance's linear memory (a fresh one after pkg/runtimes/wasm_instance.ts restarts a trapped instance).
+#[wasm_bindgen(js_name = wasmMemory, unchecked_return_type = "WebAssembly.Memory")]
 pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
 }
 
-/// Panics: the one deliberate trap, with which tests/node/wasm_trap.test.mjs checks that pkg/runtime.ts turns a
+/// Panics: the one deliberate trap, with which tests/node/wasm_trap.test.mjs checks that pkg/runtimes/wasm_instance.ts turns a
 /// trap into `INTERNAL` and restarts the instance (every known panic path is prevented before tract runs).
 #[doc(hidden)]
 #[wasm_bindgen(js_name = __panicForTest)]

@@ -1,4 +1,4 @@
-//! Bindings for the retrieval metrics (wrapped by pkg/metrics.ts).
+//! Bindings for the retrieval metrics (wrapped by pkg/metrics/evaluate.ts).
 //!
 //! Inputs cross the boundary in bulk, never entry by entry: TREC text as bytes (parsed here), the ranx
 //! shape flattened by the wrapper into columns (qids, entries per qid, docnos joined by U+0000, values as a
@@ -345,9 +345,41 @@ fn strings<'a>(items: impl IntoIterator<Item = &'a str>) -> Array {
     items.into_iter().map(JsValue::from_str).collect()
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const RESULT_COLUMNS: &'static str = r#"
+/** `metricsEvaluate`'s answer, in columns (pkg/metrics/evaluate.ts shapes it). */
+export interface EvaluationColumns {
+  /** One key per requested measure, in request order. */
+  keys: string[];
+  /** The evaluated queries, in trec_eval's order. */
+  qids: string[];
+  /** Query-major values: query q's measure j at `q * keys.length + j`; NaN where the value is a text. */
+  values: Float64Array;
+  /** Per measure, the aggregate; NaN where it is a text. */
+  aggregate: Float64Array;
+  /** `[q, j, text]` for values that are texts (q = -1: the aggregate). */
+  texts: [number, number, string][];
+  /** The run's name (its sixth column in TREC text). */
+  runName: string;
+  /** Per measure, the standard deviation over queries (with `returnStd`). */
+  std?: Float64Array;
+}
+/** `metricsCompare`'s answer for one measure (pkg/metrics/comparison.ts shapes it). */
+export interface RunPairColumns {
+  key: string;
+  meanA: number;
+  meanB: number;
+  qids: string[];
+  a: Float64Array;
+  b: Float64Array;
+  tTest: { statistic: number; pValue: number };
+  permutation: { pValue: number; trials: number; seed: number };
+}
+"#;
+
 /// Evaluates: `{keys, qids, values (Float64Array, query-major), aggregate (Float64Array), texts: [[q, m, text]],
 /// runName, std (Float64Array, with options.returnStd)}`; q = -1 for an aggregate text.
-#[wasm_bindgen(js_name = metricsEvaluate)]
+#[wasm_bindgen(js_name = metricsEvaluate, unchecked_return_type = "EvaluationColumns")]
 pub fn metrics_evaluate(qrels: &MetricsQrels, run: &MetricsRun, measures: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
         let (requests, eval_options, options) = requests_and_options(&measures, &options)?;
@@ -397,7 +429,7 @@ pub fn metrics_evaluate(qrels: &MetricsQrels, run: &MetricsRun, measures: JsValu
 
 /// Compares two runs: `[{key, meanA, meanB, qids, a (Float64Array), b (Float64Array), tTest: {statistic, pValue},
 /// permutation: {pValue, trials, seed}}]`.
-#[wasm_bindgen(js_name = metricsCompare)]
+#[wasm_bindgen(js_name = metricsCompare, unchecked_return_type = "RunPairColumns[]")]
 pub fn metrics_compare(
     qrels: &MetricsQrels,
     run_a: &MetricsRun,
@@ -452,7 +484,7 @@ fn argument_list(args: &JsValue) -> Result<Vec<String>> {
 
 /// The files a trec_eval command line names, after checking every option: qrels, run, and the `--intents` file
 /// when given.
-#[wasm_bindgen(js_name = metricsTrecEvalFiles)]
+#[wasm_bindgen(js_name = metricsTrecEvalFiles, unchecked_return_type = "[string, string, string?]")]
 pub fn metrics_trec_eval_files(args: JsValue) -> JsResult<JsValue> {
     js((|| {
         let parsed = TrecEvalArgs::parse(&argument_list(&args)?)?;

@@ -1,6 +1,6 @@
 //! A model call as the padded batches it runs. Inline (`workers: 0`) the batches stay in wasm: JavaScript only
 //! says when to run the next one (`runWorkBatch`), so that it can turn the event loop, report progress and stop on
-//! an AbortSignal between batches; no token ids or logits cross the boundary. A worker pool (pkg/pool.ts) asks for
+//! an AbortSignal between batches; no token ids or logits cross the boundary. A worker pool (pkg/models/pool.ts) asks for
 //! each batch's token ids (`batch`), runs it in a worker's copy of the model and hands its output back
 //! (`setOutput`). Either way [`ModelWork::finish_ranking`] (or `finish_values`) makes the answer from the outputs, and the batches are the
 //! single-threaded path's (rerankit::inference::batch_work), so the answer is the same bit for bit wherever they

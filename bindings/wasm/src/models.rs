@@ -1,5 +1,5 @@
 //! The two model classes: `CrossEncoderEngine` and `EmbedderEngine`, rerankit's engines (src/inference/engine.rs)
-//! as JavaScript sees them (pkg/engine.ts wraps each in its class of the same name), one per kind of model: the
+//! as JavaScript sees them (pkg/models/engine.ts wraps each in its class of the same name), one per kind of model: the
 //! CPU path (tract), or our WGSL kernels on WebGPU parity-checked against it, with the CPU as fallback. A call is
 //! made as its batches (bindings/wasm/src/model_work.rs): on the CPU each runs synchronously (`runWorkBatch`), on
 //! WebGPU asynchronously (`runDeviceBatch`: WebGPU hands results back through the event loop).

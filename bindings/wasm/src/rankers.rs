@@ -1,4 +1,4 @@
-//! Bindings for the rankers that need no model (wrapped by pkg/rankers.ts).
+//! Bindings for the rankers that need no model (wrapped by pkg/rankers/haystack_rankers.ts and pkg/rankers/fusion.ts).
 //!
 //! Documents arrive as lists of standard dicts (`Document.toJSON()`), always as a list of lists; `nested` tells
 //! whether the caller gave a list of lists, so that errors name `documents[l][j]` or `documents[j]`. Rankings go
@@ -53,12 +53,20 @@ fn document_lists(lists: &JsValue, nested: bool) -> Result<Vec<Vec<Document>>> {
         .collect()
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const RANKINGS: &'static str = r#"
+/** A document of the list given, by its position, with its new score. */
+export interface RankedPosition { index: number; score: number }
+/** `LostInTheMiddleRanker`'s order of one list: positions, and the one document cut at the word threshold. */
+export interface ReorderPlan { order: number[]; truncated: { index: number; content: string } | null }
+"#;
+
 fn ranking_json(ranking: &[(usize, f64)]) -> Value {
     Value::Array(ranking.iter().map(|(i, s)| json!({"index": i, "score": s})).collect())
 }
 
 /// `RecentnessRanker`: `{lists: [[{index, score}] | null], warnings}`; `null` = list kept as it was.
-#[wasm_bindgen(js_name = recentnessRank)]
+#[wasm_bindgen(js_name = recentnessRank, unchecked_return_type = "{ lists: (RankedPosition[] | null)[]; warnings: string[] }")]
 pub fn recentness_rank(documents: JsValue, nested: bool, options: JsValue) -> JsResult<JsValue> {
     js((|| {
         let ranker = RecentnessRanker::try_from(read_options::<RecentnessOptions>("", &options)?)?;
@@ -74,7 +82,7 @@ pub fn recentness_rank(documents: JsValue, nested: bool, options: JsValue) -> Js
 }
 
 /// `LostInTheMiddleRanker`: `{lists: [{order: [index], truncated: {index, content} | null}]}`.
-#[wasm_bindgen(js_name = lostInTheMiddleRank)]
+#[wasm_bindgen(js_name = lostInTheMiddleRank, unchecked_return_type = "{ lists: ReorderPlan[] }")]
 pub fn lost_in_the_middle_rank(documents: JsValue, nested: bool, options: JsValue) -> JsResult<JsValue> {
     js((|| {
         let ranker = LostInTheMiddleRanker::try_from(read_options::<LostInTheMiddleOptions>("", &options)?)?;
@@ -106,7 +114,7 @@ fn embedding(field: &str, value: &Value) -> Result<Vec<f32>> {
 
 /// `DiversityRanker` on precomputed embeddings: `queryEmbeddings` holds one embedding per list (the TypeScript
 /// side repeats a single query). Returns `{lists: [[{index, score}]]}`, score = sim(query, document).
-#[wasm_bindgen(js_name = diversityRank)]
+#[wasm_bindgen(js_name = diversityRank, unchecked_return_type = "{ lists: RankedPosition[][] }")]
 pub fn diversity_rank(query_embeddings: JsValue, documents: JsValue, nested: bool, options: JsValue) -> JsResult<JsValue> {
     js((|| {
         let ranker = DiversityRanker::try_from(read_options::<DiversityOptions>("", &options)?)?;
@@ -131,7 +139,7 @@ pub fn diversity_rank(query_embeddings: JsValue, documents: JsValue, nested: boo
 }
 
 /// `fuse(runs, options)` over ranx-shaped runs; returns the fused run (documents in ranking order).
-#[wasm_bindgen(js_name = fuseRuns)]
+#[wasm_bindgen(js_name = fuseRuns, unchecked_return_type = "import('../rankers/fusion.js').FusionRun")]
 pub fn fuse_runs(runs: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
         let (method, norm) = read_options::<FusionOptions>("", &options)?.method_and_norm()?;
@@ -144,7 +152,7 @@ pub fn fuse_runs(runs: JsValue, options: JsValue) -> JsResult<JsValue> {
 }
 
 /// `adaptiveWeight(before, after, {error, minWeight})` → `{weight, error}`.
-#[wasm_bindgen(js_name = adaptiveWeight)]
+#[wasm_bindgen(js_name = adaptiveWeight, unchecked_return_type = "{ weight: number; error: number }")]
 pub fn adaptive_weight_js(before_scores: &[f64], after_scores: &[f64], options: JsValue) -> JsResult<JsValue> {
     js((|| {
         let o: AdaptiveWeightOptions = read_options("", &options)?;
