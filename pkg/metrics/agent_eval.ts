@@ -74,7 +74,7 @@ async function judged(reference: AgentInput, responses: AgentInput, options: Eva
       }
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, prompts.length) }, worker));
-    return plan.apply(answers) as AgentResult[];
+    return plan.apply(answers);
   } finally {
     plan.free();
   }

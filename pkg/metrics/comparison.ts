@@ -59,16 +59,6 @@ export interface ComparedMeasure {
   perQuery: Record<string, Float64Array>;
 }
 
-interface RawComparison {
-  runNames: string[];
-  qids: string[];
-  statTest: StatTest;
-  maxP: number;
-  nPermutations: number;
-  randomSeed: number;
-  measures: { key: string; means: number[]; pValues: (number | null)[]; winTieLoss: [number, number, number][]; values: number[][] }[];
-}
-
 /** Runs compared on several measures (ranx's `Report`); `report(format)` prints ranx's tables. */
 export class RunComparison {
   /** The runs' names, in the order given. */
@@ -90,7 +80,7 @@ export class RunComparison {
   /** @internal */
   constructor(handle: wasm.MetricsComparison) {
     this.#wasm = new OwnedWasm(handle, "RunComparison");
-    const raw = handle.data() as RawComparison;
+    const raw = handle.data();
     this.runNames = raw.runNames;
     this.qids = raw.qids;
     this.statTest = raw.statTest;

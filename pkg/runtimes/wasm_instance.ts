@@ -12,7 +12,7 @@ export function finishInit(_exports?: unknown, loaded: WasmSimd = "simd128"): vo
   simd = loaded;
   wasm.registerErrorClass(RerankitError);
   // only the models' module runs async tasks (scripts/build.mjs guards its executor)
-  (wasm as unknown as { __onTaskTrap?(handler: (e: unknown) => void): void }).__onTaskTrap?.(onTaskTrap);
+  wasm.__onTaskTrap?.(onTaskTrap);
   ready = true;
 }
 
@@ -73,7 +73,7 @@ function translate(e: unknown, what: string): unknown {
 /** A fresh instance (wasm-bindgen's `__wbg_reset_state`, built with `--experimental-reset-state-function`). */
 function restart(): void {
   restarts += 1;
-  (wasm as unknown as { __wbg_reset_state(): void }).__wbg_reset_state();
+  wasm.__wbg_reset_state();
   wasm.registerErrorClass(RerankitError);
 }
 

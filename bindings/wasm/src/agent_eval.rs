@@ -110,6 +110,7 @@ impl AgentJudgePlan {
     }
 
     /// Folds the judge's answers — one `{text}` / `{error}` (+ optional `cost`) per prompt — into the results.
+    #[wasm_bindgen(unchecked_return_type = "import('../metrics/agent_eval.js').AgentResult[]")]
     pub fn apply(&self, answers: JsValue) -> JsResult<JsValue> {
         js((|| {
             let parsed = to_json("answers", &answers)?;

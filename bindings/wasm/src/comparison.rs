@@ -75,10 +75,25 @@ pub fn metrics_compare_many(qrels: &MetricsQrels, list: &MetricsRunList, measure
     })())
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const COMPARISON_DATA: &'static str = r#"
+/** `MetricsComparison.data()`: N runs compared on each measure (pkg/metrics/comparison.ts's `RunComparison` holds it). */
+export interface ComparisonData {
+  runNames: string[];
+  qids: string[];
+  statTest: import('../metrics/comparison.js').StatTest;
+  maxP: number;
+  nPermutations: number;
+  randomSeed: number;
+  measures: { key: string; means: number[]; pValues: (number | null)[]; winTieLoss: [number, number, number][]; values: number[][] }[];
+}
+"#;
+
 #[wasm_bindgen]
 impl MetricsComparison {
     /// `{runNames, qids, statTest, maxP, nPermutations, randomSeed, measures: [{key, means, pValues (row-major k×k,
     /// NaN on the diagonal), winTieLoss ([[W, T, L]] row-major), values (run-major)}]}`.
+    #[wasm_bindgen(unchecked_return_type = "ComparisonData")]
     pub fn data(&self) -> JsResult<JsValue> {
         js((|| {
             let c = &self.inner;

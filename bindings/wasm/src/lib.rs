@@ -35,6 +35,14 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
+// scripts/build.mjs adds this function to the models module's glue (its async executor's guard); the eval
+// module runs no async tasks and has none.
+#[wasm_bindgen(typescript_custom_section)]
+const TASK_TRAP: &'static str = r#"
+/** Where an exception escaping an async task goes (models module only: scripts/build.mjs adds it to the glue). */
+export declare const __onTaskTrap: ((handler: (e: unknown) => void) => void) | undefined;
+"#;
+
 /// The instance's linear memory (a fresh one after pkg/runtimes/wasm_instance.ts restarts a trapped instance).
 #[wasm_bindgen(js_name = wasmMemory, unchecked_return_type = "WebAssembly.Memory")]
 pub fn wasm_memory() -> JsValue {
