@@ -6,7 +6,8 @@
 //! (how many documents, which shape, which errors) are translated with fixed embeddings and run for both
 //! similarities as Haystack's `parametrize` does; the orders the model decides are listed as not applicable in
 //! docs/parity.md §9. Haystack's `predict` / `predict_batch` are rerankit's `run` on one list or a list of lists,
-//! its per-call `top_k` rerankit's `topK` option.
+//! its `top_k` rerankit's `topK` option (a per-call 0 falls back to the init value in Haystack; rerankit has only
+//! the option).
 
 use super::haystack_fixture::{rankers_fixture, top_k};
 use rerankit::rankers::{Batch, DiversityRanker, DiversityStrategy, QueryBatch, Similarity};
