@@ -21,6 +21,8 @@ use super::model_info::{parse_config, ModelInfo};
 use super::tokenization::PairTokenizer;
 use super::{LoadOptions, ModelFiles, PreparedModel};
 use crate::python::repr as python_repr;
+use crate::rankers::batch::{pair_queries_with_lists, Batch as RankerBatch, QueryBatch};
+use std::borrow::Borrow;
 use crate::python::values::truthy;
 use crate::{Document, Error, Result};
 use serde_json::Value;
@@ -318,34 +320,21 @@ impl CrossEncoder {
     }
 
     /// Haystack's `predict_batch`: (a) one query + a list → a list; (b) one query + lists → each list ranked
-    /// independently; (c) `n` queries + `n` lists → list `i` ranked for query `i`. Any other shape is an error.
+    /// independently; (c) `n` queries + `n` lists → list `i` ranked for query `i`. A list of one query is one query;
+    /// any other shape is an error ([`crate::rankers::batch`], the one pairing rule).
     pub fn predict_batch(&self, queries: &[&str], documents: &BatchDocuments, options: &RerankOptions) -> Result<BatchRanking> {
-        let meta = &options.embed_meta_fields;
-        match (queries.len(), documents) {
-            (1, BatchDocuments::Flat(docs)) => {
-                let texts = document_texts("documents", docs, meta)?;
-                Ok(BatchRanking::Flat(self.rerank_groups(&[(queries[0], texts)], options)?.pop().unwrap_or_default()))
-            }
-            (n, BatchDocuments::Nested(lists)) if n == 1 || n == lists.len() => {
-                let groups = lists
-                    .iter()
-                    .enumerate()
-                    .map(|(i, docs)| {
-                        let q = if n == 1 { queries[0] } else { queries[i] };
-                        Ok((q, document_texts(&format!("documents[{i}]"), docs, meta)?))
-                    })
-                    .collect::<Result<Vec<_>>>()?;
-                Ok(BatchRanking::Nested(self.rerank_groups(&groups, options)?))
-            }
-            (n, BatchDocuments::Flat(_)) => Err(Error::invalid(
-                "queries",
-                format!("{n} queries need a list of document lists (one per query); a flat list takes exactly one query"),
-            )),
-            (n, BatchDocuments::Nested(lists)) => Err(Error::invalid(
-                "queries",
-                format!("{n} queries for {} document lists: give one query, or one query per list", lists.len()),
-            )),
-        }
+        let lists = match documents {
+            BatchDocuments::Flat(docs) => RankerBatch::One(docs.iter().collect()),
+            BatchDocuments::Nested(lists) => RankerBatch::Many(lists.iter().map(|docs| docs.iter().collect()).collect()),
+        };
+        let pairs = pair_queries_with_lists("queries", QueryBatch::Many(queries.to_vec()), "documents", lists)?;
+        let groups = pairs
+            .pairs
+            .into_iter()
+            .map(|(path, query, docs)| Ok((query, document_texts(&path, &docs, &options.embed_meta_fields)?)))
+            .collect::<Result<Vec<_>>>()?;
+        let mut ranked = self.rerank_groups(&groups, options)?;
+        Ok(if pairs.nested { BatchRanking::Nested(ranked) } else { BatchRanking::Flat(ranked.pop().unwrap_or_default()) })
     }
 
     /// Scores every (query, texts) group in shared batches (all chunks of all groups are length-sorted together),
@@ -457,9 +446,10 @@ pub fn sigmoid(x: f32) -> f32 {
 }
 
 /// The model's text for each document ([`model_text`]); non-text content is an error.
-pub fn document_texts(field: &str, documents: &[Document], meta_fields: &[String]) -> Result<Vec<String>> {
+pub fn document_texts<D: Borrow<Document>>(field: &str, documents: &[D], meta_fields: &[String]) -> Result<Vec<String>> {
     documents
         .iter()
+        .map(Borrow::borrow)
         .enumerate()
         .map(|(i, doc)| {
             let content = doc.text().ok_or_else(|| {
@@ -471,10 +461,16 @@ pub fn document_texts(field: &str, documents: &[Document], meta_fields: &[String
 }
 
 /// The text the model reads for a document: the listed meta values (Python `str`, skipping missing and falsy
-/// ones, as Haystack 2.x's `meta_fields_to_embed`) then the content, joined with `"\n"`.
+/// ones) then the content, joined with `"\n"`, as Haystack 1.x's `_add_meta_fields_to_docs`. A list value gives
+/// one line per item (Haystack 2.x's `meta_fields_to_embed` would print the list's repr instead).
 pub fn model_text(content: &str, meta: &serde_json::Map<String, Value>, meta_fields: &[String]) -> String {
-    let mut parts: Vec<String> =
-        meta_fields.iter().filter_map(|key| meta.get(key)).filter(|v| truthy(v)).map(python_repr::str_of).collect();
+    let mut parts: Vec<String> = Vec::new();
+    for value in meta_fields.iter().filter_map(|key| meta.get(key)).filter(|v| truthy(v)) {
+        match value {
+            Value::Array(items) => parts.extend(items.iter().map(python_repr::str_of)),
+            other => parts.push(python_repr::str_of(other)),
+        }
+    }
     if parts.is_empty() {
         return content.to_string();
     }

@@ -6,11 +6,12 @@
 //!
 //! | queries | documents | result |
 //! |---|---|---|
-//! | one | one list | one list |
-//! | one | list of lists | list of lists, every list ranked with the query |
+//! | one (or a list of one) | one list | one list |
+//! | one (or a list of one) | list of lists | list of lists, every list ranked with the query |
 //! | list of n | list of n lists | list of lists, list i ranked with query i |
 //!
-//! Any other pairing (n queries with one list, n queries with m ≠ n lists) is an `INVALID_ARGUMENT`.
+//! A list of one query is one query, as Haystack's `predict_batch(queries=[q], …)` takes it. Any other pairing
+//! (n ≥ 2 queries with one list, n queries with m ≠ n lists) is an `INVALID_ARGUMENT`.
 
 use crate::error::{Error, Result};
 
@@ -91,6 +92,10 @@ pub fn pair_queries_with_lists<Q: Clone, T>(
     list_name: &str,
     lists: Batch<T>,
 ) -> Result<QueryListPairs<Q, T>> {
+    let queries = match queries {
+        QueryBatch::Many(mut qs) if qs.len() == 1 => QueryBatch::One(qs.remove(0)),
+        queries => queries,
+    };
     match (queries, lists) {
         (QueryBatch::One(q), Batch::One(list)) => {
             Ok(QueryListPairs { nested: false, pairs: vec![(list_name.to_string(), q, list)] })

@@ -11,14 +11,18 @@
 //! - **MMR** (Haystack 2.x, `lambda` λ ∈ [0, 1]): first the document most similar to the query; then
 //!   `argmax_d λ·sim(q, d) − (1 − λ)·max_{s∈S} sim(d, s)`, ties to the earlier input index.
 //!
-//! Both stop after `top_k` picks (the greedy order is the same as ordering everything and cutting).
+//! Both stop after `order[:top_k]` picks (Python's slice, as Haystack's `diversity_sorted[:top_k]`: 0 picks none,
+//! a negative `top_k` leaves out the last `|top_k|`), which is the same as ordering everything and cutting.
+//!
+//! As Haystack's `predict` / `predict_batch`, there must be something to choose from: an empty list of documents,
+//! no lists at all or no query embeddings are errors.
 //!
 //! **Scores**: Haystack leaves scores untouched; rerankit sets each document's score to the similarity it used,
 //! `sim(q, d)` between the query and the document (cosine or dot product). The order is the diversity order, so
 //! these scores need not be descending.
 
 use super::batch::{pair_queries_with_lists, Batch, QueryBatch};
-use super::{check_top_k, RankedDocuments};
+use super::{python_prefix_len, RankedDocuments};
 use crate::document::Document;
 use crate::error::{Error, Result};
 
@@ -54,8 +58,9 @@ pub struct DiversityOptions {
     pub strategy: StrategyName,
     /// MMR's trade-off in [0, 1]; default 0.5.
     pub lambda: Option<f64>,
-    /// How many documents to pick per list; `None` orders them all.
-    pub top_k: Option<usize>,
+    /// Pick `order[:top_k]` per list (Python's slice: 0 picks none, negative leaves out the last); `None` orders
+    /// them all.
+    pub top_k: Option<i64>,
 }
 
 /// The names of the [`DiversityStrategy`] kinds.
@@ -93,24 +98,29 @@ pub enum DiversityStrategy {
 pub struct DiversityRanker {
     similarity: Similarity,
     strategy: DiversityStrategy,
-    top_k: Option<usize>,
+    top_k: Option<i64>,
 }
 
 impl DiversityRanker {
-    /// `top_k`: how many documents to pick (`None` = all). MMR's `lambda` must lie in [0, 1].
-    pub fn new(similarity: Similarity, strategy: DiversityStrategy, top_k: Option<usize>) -> Result<Self> {
+    /// `top_k`: `order[:top_k]` (`None` = all; see the module docs). MMR's `lambda` must lie in [0, 1].
+    pub fn new(similarity: Similarity, strategy: DiversityStrategy, top_k: Option<i64>) -> Result<Self> {
         if let DiversityStrategy::MaximalMarginalRelevance { lambda } = strategy {
             if !(0.0..=1.0).contains(&lambda) {
                 return Err(Error::invalid("lambda", format!("must lie in [0, 1], got {lambda}")));
             }
         }
-        check_top_k("topK", top_k)?;
         Ok(DiversityRanker { similarity, strategy, top_k })
     }
 
     /// Ranks one list with one query embedding, each list of a list of lists with the same query embedding, or
     /// list i with query embedding i (see [`crate::rankers::batch`]).
     pub fn run(&self, query_embeddings: QueryBatch<Vec<f32>>, documents: Batch<Document>) -> Result<RankedDocuments> {
+        if matches!(&query_embeddings, QueryBatch::Many(queries) if queries.is_empty()) {
+            return Err(Error::invalid("queryEmbedding", "is empty: DiversityRanker needs a query to rank for"));
+        }
+        if matches!(&documents, Batch::Many(lists) if lists.is_empty()) {
+            return Err(no_documents("documents"));
+        }
         let pairs = pair_queries_with_lists("queryEmbedding", query_embeddings, "documents", documents)?;
         let documents = pairs.try_map(|path, query, list| self.rank_list(path, &query, list))?;
         Ok(RankedDocuments { documents, warnings: Vec::new() })
@@ -133,7 +143,7 @@ impl DiversityRanker {
     /// The picks as `(input index, sim(query, document))`, in diversity order.
     pub fn rank_positions(&self, path: &str, query_embedding: &[f32], documents: &[Document]) -> Result<Vec<(usize, f64)>> {
         if documents.is_empty() {
-            return Ok(Vec::new());
+            return Err(no_documents(path));
         }
         // Documents keep their embeddings as doubles; the ranker compares float32 vectors, as it always has
         // (the query embedding is float32 too), so each document's is narrowed here.
@@ -159,18 +169,23 @@ impl DiversityRanker {
     }
 }
 
-/// The diversity order of `documents` for `query`: `(input index, sim(query, document))` for each pick, at most
-/// `top_k` of them. Errors name `queryEmbedding` or `documents[i].embedding`.
+/// Haystack's "No documents to choose from", for the list at `path` (or a batch without lists).
+pub fn no_documents(path: &str) -> Error {
+    Error::invalid(path, "is empty: DiversityRanker has no documents to choose from")
+}
+
+/// The diversity order of `documents` for `query`: `(input index, sim(query, document))` for each pick of
+/// `order[:top_k]`. Errors name `queryEmbedding`, `documents` or `documents[i].embedding`.
 pub fn diversity_order(
     query: &[f32],
     documents: &[&[f32]],
     similarity: Similarity,
     strategy: DiversityStrategy,
-    top_k: Option<usize>,
+    top_k: Option<i64>,
 ) -> Result<Vec<(usize, f64)>> {
     let n = documents.len();
     if n == 0 {
-        return Ok(Vec::new());
+        return Err(no_documents("documents"));
     }
     if query.is_empty() {
         return Err(Error::invalid("queryEmbedding", "is empty"));
@@ -192,7 +207,10 @@ pub fn diversity_order(
         .collect::<Result<_>>()?;
 
     let relevance: Vec<f64> = docs.iter().map(|d| dot(&query, d)).collect();
-    let picks = top_k.map_or(n, |k| k.min(n));
+    let picks = python_prefix_len(n, top_k);
+    if picks == 0 {
+        return Ok(Vec::new());
+    }
     let mut picked = vec![false; n];
     let mut order = Vec::with_capacity(picks);
 

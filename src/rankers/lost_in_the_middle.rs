@@ -4,17 +4,19 @@
 //! The input is taken as ordered by relevance. Starting from `[0]`, each next index i is inserted at position
 //! `len / 2 + len % 2` of the list built so far, so 1..9 become 1 3 5 7 9 8 6 4 2.
 //!
-//! - `top_k` (Haystack 2.x) cuts the input before reordering.
+//! - `top_k` cuts the input before reordering, as Haystack 1.26's `documents[:top_k] if top_k else documents`:
+//!   0 keeps all, a negative `top_k` drops the last `|top_k|` documents (all of them when `|top_k| ≥ n`).
 //! - `word_count_threshold`: words are counted as Python's `str.split()` does (runs of whitespace). If the first
 //!   document alone reaches the threshold, only it is returned; otherwise documents are added until the running
 //!   count reaches the threshold: the document that reaches it is included and the rest are dropped.
 //! - `truncate_document` (Haystack 1.x): that last document's content is cut to its first words so that the
 //!   total equals the threshold (the kept words joined with single spaces; its id is kept, as Haystack keeps it).
 //!
-//! Only text documents can be reordered: any other content type is an error. Scores are left as they are.
+//! Only text documents can be reordered: any other content type among the kept documents is an error, unless
+//! fewer than two are kept (Haystack returns those before looking at their type). Scores are left as they are.
 
 use super::batch::Batch;
-use super::{check_top_k, RankedDocuments};
+use super::{python_prefix_len, zero_keeps_all, RankedDocuments};
 use crate::document::{ContentType, Document};
 use crate::error::{Error, Result};
 use serde_json::Value;
@@ -27,8 +29,9 @@ pub struct LostInTheMiddleOptions {
     pub word_count_threshold: Option<usize>,
     /// Cut the last kept document so that the total is exactly the threshold (Haystack 1.x).
     pub truncate_document: bool,
-    /// Keep only the first `top_k` input documents before reordering; `None` keeps all.
-    pub top_k: Option<usize>,
+    /// Keep only `documents[:top_k]` before reordering (Python's slice: negative drops from the end); `None` and
+    /// 0 keep all.
+    pub top_k: Option<i64>,
 }
 
 impl TryFrom<LostInTheMiddleOptions> for LostInTheMiddleRanker {
@@ -43,17 +46,16 @@ impl TryFrom<LostInTheMiddleOptions> for LostInTheMiddleRanker {
 pub struct LostInTheMiddleRanker {
     word_count_threshold: Option<usize>,
     truncate_document: bool,
-    top_k: Option<usize>,
+    top_k: Option<i64>,
 }
 
 impl LostInTheMiddleRanker {
-    /// `word_count_threshold` and `top_k` must be at least 1 when given.
-    pub fn new(word_count_threshold: Option<usize>, truncate_document: bool, top_k: Option<usize>) -> Result<Self> {
+    /// `word_count_threshold` must be at least 1 when given; `top_k` is any integer (see the module docs).
+    pub fn new(word_count_threshold: Option<usize>, truncate_document: bool, top_k: Option<i64>) -> Result<Self> {
         if word_count_threshold == Some(0) {
             return Err(Error::invalid("wordCountThreshold", "must be at least 1 (or null for no limit)"));
         }
-        check_top_k("topK", top_k)?;
-        Ok(LostInTheMiddleRanker { word_count_threshold, truncate_document, top_k })
+        Ok(LostInTheMiddleRanker { word_count_threshold, truncate_document, top_k: zero_keeps_all(top_k) })
     }
 
     /// Reorders one list, or each list of a list of lists.
@@ -76,7 +78,11 @@ impl LostInTheMiddleRanker {
 
     /// The new order as input indices, and the cut content of the document truncated by `truncate_document`.
     pub fn reorder_plan(&self, path: &str, documents: &[Document]) -> Result<ReorderPlan> {
-        if let Some((i, doc)) = documents.iter().enumerate().find(|(_, d)| d.text().is_none()) {
+        let mut kept = python_prefix_len(documents.len(), self.top_k);
+        if kept < 2 {
+            return Ok(ReorderPlan { order: (0..kept).collect(), truncated: None });
+        }
+        if let Some((i, doc)) = documents[..kept].iter().enumerate().find(|(_, d)| d.text().is_none()) {
             let what = match (doc.content_type, &doc.content) {
                 (ContentType::Text, other) => format!("text content that is {}", crate::document::json_type(other)),
                 (ct, _) => format!("content_type {:?}", ct.as_str()),
@@ -86,9 +92,8 @@ impl LostInTheMiddleRanker {
                 format!("LostInTheMiddleRanker reorders text documents only; document {} has {what}", doc.id),
             ));
         }
-        let mut kept = self.top_k.map_or(documents.len(), |k| k.min(documents.len()));
         let mut truncated = None;
-        if let (Some(threshold), true) = (self.word_count_threshold, kept > 1) {
+        if let Some(threshold) = self.word_count_threshold {
             let mut words = 0usize;
             for (i, doc) in documents[..kept].iter().enumerate() {
                 let text = doc.text().unwrap_or_default();

@@ -26,7 +26,6 @@ pub use lost_in_the_middle::LostInTheMiddleRanker;
 pub use recentness::{RankingMode, RecentnessRanker};
 
 use crate::document::Document;
-use crate::error::{Error, Result};
 
 /// A ranker's answer: the documents in their new order, and warnings a caller may want to log (Haystack logs
 /// them; rerankit hands them back so that callers decide).
@@ -37,17 +36,23 @@ pub struct RankedDocuments {
     pub warnings: Vec<String>,
 }
 
-/// `top_k`: `None` keeps every document; zero is refused (it would always return nothing).
-pub(crate) fn check_top_k(field: &str, top_k: Option<usize>) -> Result<()> {
+/// Haystack's `documents[:top_k]`: the length Python's slice keeps of `len` items. A negative `top_k` drops the
+/// last `|top_k|` items (all of them when `|top_k| ≥ len`); `None` keeps all. What 0 means differs per ranker
+/// (`[:0]` keeps none, but some rankers read `top_k or …` first), so each ranker maps it before calling this.
+pub fn python_prefix_len(len: usize, top_k: Option<i64>) -> usize {
     match top_k {
-        Some(0) => Err(Error::invalid(field, "must be at least 1 (or null for all documents)")),
-        _ => Ok(()),
+        None => len,
+        Some(k) if k >= 0 => usize::try_from(k).map_or(len, |k| k.min(len)),
+        Some(k) => len.saturating_sub(usize::try_from(k.unsigned_abs()).unwrap_or(usize::MAX)),
     }
 }
 
-/// Keeps the first `top_k` items (all when `None`).
-pub(crate) fn cut_to_top_k<T>(items: &mut Vec<T>, top_k: Option<usize>) {
-    if let Some(k) = top_k {
-        items.truncate(k);
-    }
+/// Haystack's `top_k or …`: 0 is falsy in Python, so it keeps every document as `None` does.
+pub(crate) fn zero_keeps_all(top_k: Option<i64>) -> Option<i64> {
+    top_k.filter(|&k| k != 0)
+}
+
+/// Keeps `items[:top_k]` as Python slices it ([`python_prefix_len`]).
+pub(crate) fn cut_to_top_k<T>(items: &mut Vec<T>, top_k: Option<i64>) {
+    items.truncate(python_prefix_len(items.len(), top_k));
 }

@@ -9,7 +9,9 @@
 //!   in [0, 1], else 0 with a warning (also 0 with a warning when it has none).
 //!
 //! Every document's score is replaced by this combined score; the documents are sorted by it, descending and
-//! stable, and cut to `top_k`. The terms are added in Haystack's order so that the floats match bit for bit.
+//! stable, and cut to `ranked[:top_k]` (Python's slice: a negative `top_k` drops from the end; 0 keeps all, as
+//! Haystack's `top_k or … or len(documents)` does). The terms are added in Haystack's order so that the floats
+//! match bit for bit.
 //!
 //! Dates come from `meta[date_meta_field]` and are read by [`crate::rankers::lenient_date`]. A document without
 //! that key (or with `null`) is an error naming the document ids. If any date string cannot be parsed, the list
@@ -21,7 +23,7 @@
 
 use super::batch::Batch;
 use super::lenient_date::{read_date, DateReading, EpochNanos};
-use super::{check_top_k, cut_to_top_k, RankedDocuments};
+use super::{cut_to_top_k, zero_keeps_all, RankedDocuments};
 use crate::document::Document;
 use crate::error::{Error, Result};
 
@@ -64,9 +66,9 @@ pub struct RecentnessOptions {
     /// In [0, 1]; default 0.5.
     #[serde(default = "RecentnessOptions::default_weight")]
     pub weight: f64,
-    /// How many documents to return per list; `None` returns all.
+    /// Return `ranked[:top_k]` per list (Python's slice: negative drops from the end); `None` and 0 return all.
     #[serde(default)]
-    pub top_k: Option<usize>,
+    pub top_k: Option<i64>,
     #[serde(default)]
     pub ranking_mode: RankingMode,
 }
@@ -89,19 +91,18 @@ impl TryFrom<RecentnessOptions> for RecentnessRanker {
 pub struct RecentnessRanker {
     date_meta_field: String,
     weight: f64,
-    top_k: Option<usize>,
+    top_k: Option<i64>,
     ranking_mode: RankingMode,
 }
 
 impl RecentnessRanker {
     /// `weight` ∈ [0, 1]: 0 ignores age, 0.5 weighs content and age equally, 1 sorts by age alone.
-    /// `top_k`: how many documents to return (`None` = all).
-    pub fn new(date_meta_field: impl Into<String>, weight: f64, top_k: Option<usize>, ranking_mode: RankingMode) -> Result<Self> {
+    /// `top_k`: `ranked[:top_k]`, where 0 keeps all as `None` does (Haystack's `top_k or self.top_k or len(documents)`).
+    pub fn new(date_meta_field: impl Into<String>, weight: f64, top_k: Option<i64>, ranking_mode: RankingMode) -> Result<Self> {
         if !(0.0..=1.0).contains(&weight) {
             return Err(Error::invalid("weight", format!("must lie in [0, 1], got {weight}")));
         }
-        check_top_k("topK", top_k)?;
-        Ok(RecentnessRanker { date_meta_field: date_meta_field.into(), weight, top_k, ranking_mode })
+        Ok(RecentnessRanker { date_meta_field: date_meta_field.into(), weight, top_k: zero_keeps_all(top_k), ranking_mode })
     }
 
     pub fn date_meta_field(&self) -> &str {
@@ -112,7 +113,7 @@ impl RecentnessRanker {
         self.weight
     }
 
-    pub fn top_k(&self) -> Option<usize> {
+    pub fn top_k(&self) -> Option<i64> {
         self.top_k
     }
 

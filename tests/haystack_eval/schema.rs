@@ -519,3 +519,56 @@ fn answers_equal_haystack() {
         assert_eq!(a.answer_type == AnswerType::Generative, case["dict"]["type"] == json!("generative"));
     }
 }
+
+// --- `EvaluationResult.append` (test_evaluation_result_append; tests/fixtures/haystack/append.json holds what
+// farm-haystack itself gave, from scripts/fixtures/haystack/make_haystack_append.py) ---
+
+fn rows_table(rows: Value) -> rerankit::eval::haystack::NodeTable {
+    rerankit::eval::haystack::NodeTable::from_records(rows.as_array().expect("records")).unwrap()
+}
+
+#[test]
+fn test_evaluation_result_append() {
+    use rerankit::eval::haystack::EvaluationResult;
+    let df1 = json!([{"col1": 1, "index": 3}, {"col1": 2, "index": 4}]);
+    let df2 = json!([{"col1": 5, "index": 7}, {"col1": 6, "index": 8}]);
+    let df_expected = json!([{"col1": 1, "index": 3}, {"col1": 2, "index": 4}, {"col1": 5, "index": 7}, {"col1": 6, "index": 8}]);
+
+    let mut eval_result = EvaluationResult::new();
+    eval_result.append("test", rows_table(df1.clone()));
+    assert_eq!(eval_result.node("test"), Some(&rows_table(df1)));
+    eval_result.append("test", rows_table(df2));
+    assert_eq!(eval_result.node("test"), Some(&rows_table(df_expected)));
+}
+
+#[test]
+fn evaluation_result_append_as_haystack() {
+    use rerankit::eval::haystack::{Cell, EvaluationResult, NodeTable};
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/haystack/append.json");
+    let fixture: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for (name, case) in fixture["cases"].as_object().unwrap() {
+        let mut result = EvaluationResult::new();
+        for step in case["appends"].as_array().unwrap() {
+            let rows = &step["rows"];
+            let table = match rows.get("columns") {
+                Some(columns) => NodeTable::new(columns.as_array().unwrap().iter().map(|c| c.as_str().unwrap().to_string()).collect()),
+                None => rows_table(rows.clone()),
+            };
+            result.append(step["key"].as_str().unwrap(), table);
+        }
+        let want = case["node_results"].as_object().unwrap();
+        assert_eq!(result.node_names(), want.keys().cloned().collect::<Vec<_>>(), "{name}");
+        for (node, table) in want {
+            let got = result.node(node).unwrap();
+            assert_eq!(json!(got.columns), table["columns"], "{name}: {node}");
+            let rows: Vec<Vec<Value>> = got.rows.iter().map(|r| r.iter().map(Cell::to_json).collect()).collect();
+            assert_eq!(json!(rows), table["rows"], "{name}: {node}");
+            // an integer column upcast to float prints as pandas prints it
+            for (row, want_row) in got.rows.iter().zip(table["rows"].as_array().unwrap()) {
+                for (cell, want_cell) in row.iter().zip(want_row.as_array().unwrap()) {
+                    assert_eq!(matches!(cell, Cell::Float(_)), want_cell.is_f64(), "{name}: {node}: {cell:?} / {want_cell}");
+                }
+            }
+        }
+    }
+}

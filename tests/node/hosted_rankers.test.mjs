@@ -125,9 +125,9 @@ test("embedMetaFields: meta values precede the content in the text sent; the doc
     "Fruit\n2.5\nBananas and potassium.",
     "A plain string document.",
     "No meta at all.",
-    "['a', 1, True, None]\nListed meta.",
+    "a\n1\nTrue\nNone\nListed meta.",
   ];
-  assert.deepEqual(mock.requests[0].body.documents, sent, "missing and falsy values are skipped (Python truthiness), values print as Python's str");
+  assert.deepEqual(mock.requests[0].body.documents, sent, "missing and falsy values are skipped (Python truthiness), values print as Python's str, a list one item a line (Haystack 1.x)");
   assert.deepEqual(results.map(({ index, score }) => ({ index, score })), expected(QUERY, sent));
   for (const r of results) assert.equal(r.document, docs[r.index], "the caller's own object");
   assert.equal(JSON.stringify(docs), before, "no document was changed");

@@ -82,7 +82,7 @@ test("RecentnessRanker: bad options", () => {
   throwsCode(() => new RecentnessRanker({ dateMetaField: "date", weight: 1.5 }), "INVALID_ARGUMENT", /^weight/);
   throwsCode(() => new RecentnessRanker({ dateMetaField: "date", rankingMode: "linear" }), "INVALID_ARGUMENT", /^rankingMode/);
   throwsCode(() => new RecentnessRanker({ weight: 0.5 }), "INVALID_ARGUMENT", /^dateMetaField/);
-  throwsCode(() => new RecentnessRanker({ dateMetaField: "date", topK: 0 }), "INVALID_ARGUMENT", /^topK/);
+  throwsCode(() => new RecentnessRanker({ dateMetaField: "date", topK: 1.5 }), "INVALID_ARGUMENT", /^topK/);
   throwsCode(() => new RecentnessRanker({ dateMetaField: "date" }).run("nope"), "INVALID_ARGUMENT", /^documents/);
   throwsCode(() => new RecentnessRanker({ dateMetaField: "date" }).run([goldenDocs(), goldenDocs()[0]]), "INVALID_ARGUMENT", /mixes/);
 });
@@ -106,6 +106,25 @@ test("LostInTheMiddleRanker: non-text documents and bad options", () => {
   const docs = [...numbered(2), new Document({ content: [["a"], ["1"]], contentType: "table", id: "t" })];
   throwsCode(() => new LostInTheMiddleRanker().run(docs), "INVALID_ARGUMENT", /^documents\[2\]\.content_type/);
   throwsCode(() => new LostInTheMiddleRanker({ wordCountThreshold: 0 }), "INVALID_ARGUMENT", /^wordCountThreshold/);
+});
+
+test("topK as Haystack 1.26 slices it (docs/parity.md §3–§5): negative drops from the end; 0 keeps all, or none for DiversityRanker", () => {
+  const ids = (docs) => docs.map((d) => d.id).join(" ");
+  assert.equal(ids(new LostInTheMiddleRanker({ topK: -2 }).run(numbered(9))), "1 3 5 7 6 4 2");
+  assert.equal(ids(new LostInTheMiddleRanker({ topK: 0 }).run(numbered(9))), "1 3 5 7 9 8 6 4 2");
+  assert.deepEqual(new LostInTheMiddleRanker({ topK: -9 }).run(numbered(9)), []);
+  assert.equal(ids(new RecentnessRanker({ dateMetaField: "date", topK: -1 }).run(goldenDocs())), "d1 d2 d4");
+  assert.equal(new RecentnessRanker({ dateMetaField: "date", topK: 0 }).run(goldenDocs()).length, 4);
+  const docs = [[0.9, 0.1], [0.1, 0.9], [0.6, 0.6]].map((e, i) => new Document({ content: `doc ${i}`, id: `d${i}`, embedding: e }));
+  assert.equal(new DiversityRanker({ topK: -1 }).rank([1, 0], docs).length, 2);
+  assert.deepEqual(new DiversityRanker({ topK: 0 }).rank([1, 0], docs), []);
+  assert.deepEqual(new DiversityRanker({ topK: -5 }).rank([1, 0], docs), []);
+  for (const topK of [1.5, Number.NaN, Infinity, "2"]) {
+    throwsCode(() => new LostInTheMiddleRanker({ topK }), "INVALID_ARGUMENT", /^topK/);
+    throwsCode(() => new DiversityRanker({ topK }), "INVALID_ARGUMENT", /^topK/);
+  }
+  // Haystack's predict: "No documents to choose from"
+  throwsCode(() => new DiversityRanker().rank([1, 0], []), "INVALID_ARGUMENT", /^documents: is empty/);
 });
 
 test("DiversityRanker: greedy and MMR on embeddings; score = similarity to the query", async () => {

@@ -21,7 +21,7 @@ const DOCS: [[f32; 6]; 12] = [
 ];
 const QUERY: [f32; 6] = [0.294, 0.986, 0.644, -0.431, -0.228, 0.337];
 
-fn order(similarity: Similarity, strategy: DiversityStrategy, top_k: Option<usize>) -> Vec<usize> {
+fn order(similarity: Similarity, strategy: DiversityStrategy, top_k: Option<i64>) -> Vec<usize> {
     let docs: Vec<&[f32]> = DOCS.iter().map(|d| d.as_slice()).collect();
     diversity_order(&QUERY, &docs, similarity, strategy, top_k).unwrap().into_iter().map(|(i, _)| i).collect()
 }
@@ -107,10 +107,12 @@ fn batch_shapes() {
     let ranker = DiversityRanker::new(Similarity::DotProduct, DiversityStrategy::Greedy, Some(1)).unwrap();
     let vs: [&[f32]; 2] = [&[1.0, 0.0], &[0.0, 1.0]];
     // One query, list of lists.
-    let out = ranker.run(QueryBatch::One(vec![0.0, 1.0]), Batch::Many(vec![documents(&vs), vec![]])).unwrap();
+    let out = ranker.run(QueryBatch::One(vec![0.0, 1.0]), Batch::Many(vec![documents(&vs), documents(&vs)])).unwrap();
     let Batch::Many(lists) = out.documents else { panic!("shape") };
-    assert_eq!(lists[0].iter().map(|d| d.id.as_str()).collect::<Vec<_>>(), ["d1"]);
-    assert!(lists[1].is_empty());
+    assert_eq!(lists.iter().map(|l| l.iter().map(|d| d.id.as_str()).collect::<Vec<_>>()).collect::<Vec<_>>(), [["d1"], ["d1"]]);
+    // A list of one query is one query (Haystack's `predict_batch(queries=[q], …)`).
+    let out = ranker.run(QueryBatch::Many(vec![vec![0.0, 1.0]]), Batch::One(documents(&vs))).unwrap();
+    assert_eq!(out.documents, ranker.run(QueryBatch::One(vec![0.0, 1.0]), Batch::One(documents(&vs))).unwrap().documents);
     // One query per list.
     let out = ranker
         .run(QueryBatch::Many(vec![vec![1.0, 0.0], vec![0.0, 1.0]]), Batch::Many(vec![documents(&vs), documents(&vs)]))
@@ -119,10 +121,11 @@ fn batch_shapes() {
     assert_eq!(lists[0][0].id, "d0");
     assert_eq!(lists[1][0].id, "d1");
     // Mismatched shapes.
-    let err = ranker.run(QueryBatch::Many(vec![vec![1.0, 0.0]]), Batch::One(documents(&vs))).unwrap_err();
-    assert!(err.message.starts_with("queryEmbedding:"), "{}", err.message);
-    let err = ranker.run(QueryBatch::Many(vec![vec![1.0, 0.0]]), Batch::Many(vec![vec![], vec![]])).unwrap_err();
-    assert!(err.message.contains("1 queries for 2 lists"), "{}", err.message);
+    let two = || QueryBatch::Many(vec![vec![1.0, 0.0], vec![0.0, 1.0]]);
+    let err = ranker.run(two(), Batch::One(documents(&vs))).unwrap_err();
+    assert!(err.message.starts_with("queryEmbedding: 2 queries for a single list"), "{}", err.message);
+    let err = ranker.run(two(), Batch::Many(vec![documents(&vs); 3])).unwrap_err();
+    assert!(err.message.contains("2 queries for 3 lists"), "{}", err.message);
 }
 
 #[test]
@@ -151,12 +154,16 @@ fn bad_input() {
     assert_eq!(err.code, ErrorCode::InvalidArgument);
     assert!(err.message.starts_with("lambda:"), "{}", err.message);
     assert!(Similarity::parse("similarity", "l2").unwrap_err().message.starts_with("similarity:"));
-    assert!(DiversityRanker::new(Similarity::Cosine, DiversityStrategy::Greedy, Some(0)).is_err());
 }
 
 #[test]
-fn empty_list() {
+fn empty_lists_are_an_error() {
+    // Haystack's predict / predict_batch: "No documents to choose from"
     let ranker = DiversityRanker::new(Similarity::Cosine, DiversityStrategy::Greedy, None).unwrap();
-    let out = ranker.run(QueryBatch::One(vec![1.0]), Batch::One(vec![])).unwrap();
-    assert_eq!(out.documents, Batch::One(vec![]));
+    let err = ranker.run(QueryBatch::One(vec![1.0]), Batch::One(vec![])).unwrap_err();
+    assert_eq!((err.code, err.message.as_str()), (ErrorCode::InvalidArgument, "documents: is empty: DiversityRanker has no documents to choose from"));
+    let err = ranker.run(QueryBatch::One(vec![1.0]), Batch::Many(vec![documents(&[&[1.0]]), vec![]])).unwrap_err();
+    assert!(err.message.starts_with("documents[1]: is empty"), "{}", err.message);
+    let err = diversity_order(&[1.0], &[], Similarity::Cosine, DiversityStrategy::Greedy, None).unwrap_err();
+    assert!(err.message.starts_with("documents: is empty"), "{}", err.message);
 }

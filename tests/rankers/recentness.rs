@@ -206,7 +206,6 @@ fn weight_outside_unit_interval_is_an_error() {
         assert_eq!(err.code, ErrorCode::InvalidArgument);
         assert!(err.message.starts_with("weight:"), "{}", err.message);
     }
-    assert!(RecentnessRanker::new("date", 0.0, Some(0), RankingMode::Score).unwrap_err().message.starts_with("topK:"));
     assert!(RankingMode::parse("ranking_mode", "linear").unwrap_err().message.starts_with("ranking_mode:"));
     assert_eq!(RankingMode::parse("ranking_mode", "score").unwrap(), RankingMode::Score);
 }

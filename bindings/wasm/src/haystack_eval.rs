@@ -113,6 +113,20 @@ impl HaystackEvaluation {
         })())
     }
 
+    /// Haystack's `append(key, value)`: adds rows (row objects, as `nodeRows` gives them) after a node's rows, or
+    /// makes the node; no rows change nothing.
+    #[wasm_bindgen(js_name = appendRows)]
+    pub fn append_rows(&mut self, node: JsValue, rows: JsValue) -> JsResult<()> {
+        js((|| {
+            let node = string_arg("node", &node)?;
+            let Value::Array(records) = to_json("rows", &rows)? else {
+                return Err(Error::invalid("rows", "expected an array of row objects"));
+            };
+            self.inner.append(&node, haystack::NodeTable::from_records(&records)?);
+            Ok(())
+        })())
+    }
+
     /// `{node: [row objects]}`.
     #[wasm_bindgen(js_name = toJson)]
     pub fn to_json_value(&self) -> JsResult<JsValue> {

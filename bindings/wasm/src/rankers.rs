@@ -8,7 +8,7 @@ use super::convert::{read_options, to_js, to_json};
 use super::errors::{js, JsResult};
 use rerankit::document::Document;
 use rerankit::rankers::adaptive_weight::{adaptive_weight, combine_scores, AdaptiveWeightOptions, CombineScoresOptions};
-use rerankit::rankers::diversity::{DiversityOptions, DiversityRanker};
+use rerankit::rankers::diversity::{no_documents, DiversityOptions, DiversityRanker};
 use rerankit::rankers::fusion::{fuse, FusionOptions, Run};
 use rerankit::rankers::lost_in_the_middle::{LostInTheMiddleOptions, LostInTheMiddleRanker};
 use rerankit::rankers::recentness::{RecentnessOptions, RecentnessRanker};
@@ -122,6 +122,9 @@ pub fn diversity_rank(query_embeddings: JsValue, documents: JsValue, nested: boo
             return Err(Error::invalid("queryEmbedding", "expected an array of numbers"));
         };
         let lists = document_lists(&documents, nested)?;
+        if nested && lists.is_empty() {
+            return Err(no_documents("documents"));
+        }
         if queries.len() != lists.len() {
             return Err(Error::internal(format!("{} query embeddings for {} lists", queries.len(), lists.len())));
         }

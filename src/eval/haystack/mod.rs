@@ -53,6 +53,19 @@ impl EvaluationResult {
         }
     }
 
+    /// Haystack's `append(key, value)`: a node's new rows go after the ones it has (`pd.concat(…)
+    /// .reset_index(drop=True)`, see [`NodeTable::concat`]), or make a new node after the others; a table without
+    /// rows changes nothing.
+    pub fn append(&mut self, name: &str, table: NodeTable) {
+        if table.rows.is_empty() {
+            return;
+        }
+        match self.node_mut(name) {
+            Some(t) => t.concat(table),
+            None => self.node_results.push((name.to_string(), table)),
+        }
+    }
+
     /// Builds every node's table from the queries, their labels and each node's predictions.
     pub fn from_predictions(queries: &[String], labels: &[MultiLabel], nodes: &[(String, NodePredictions)], cm: &ContextMatching) -> Result<Self> {
         let mut r = EvaluationResult::new();

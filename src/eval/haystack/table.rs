@@ -84,6 +84,32 @@ fn quote(s: &str) -> String {
     format!("\"{}\"", s.replace('"', "\"\""))
 }
 
+/// What pandas would make of a column of one of [`NodeTable::concat`]'s two tables.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Dtype {
+    /// The table has no such column, or no rows: it adds missing cells only.
+    Absent,
+    Int,
+    /// Numbers with a float or a missing cell among them.
+    Float,
+    Other,
+}
+
+impl Dtype {
+    fn of<'a>(cells: impl Iterator<Item = &'a Cell>) -> Dtype {
+        cells.fold(Dtype::Absent, |dtype, cell| match (dtype, cell) {
+            (Dtype::Other, _) | (_, Cell::Str(_) | Cell::Bytes(_) | Cell::Lit(_)) => Dtype::Other,
+            (Dtype::Absent | Dtype::Int, Cell::Int(_)) => Dtype::Int,
+            _ => Dtype::Float,
+        })
+    }
+
+    /// int64 with float64 or with the missing cells of an absent column is float64; int64 with int64 stays.
+    fn concat_is_float(pair: (Dtype, Dtype)) -> bool {
+        matches!(pair, (Dtype::Int, Dtype::Float | Dtype::Absent) | (Dtype::Float | Dtype::Absent, Dtype::Int))
+    }
+}
+
 /// Columns Haystack's `load` parses with `ast.literal_eval`.
 pub const LITERAL_COLUMNS: [&str; 18] = [
     "filters",
@@ -137,6 +163,42 @@ impl NodeTable {
     /// A table with the rows (by index) kept.
     pub fn select(&self, rows: &[usize]) -> NodeTable {
         NodeTable { columns: self.columns.clone(), rows: rows.iter().map(|&i| self.rows[i].clone()).collect() }
+    }
+
+    /// `pd.concat([self, other])`: `other`'s rows after these, the columns united (these, then `other`'s new ones in
+    /// their order) and a cell a table lacks `None`, as [`NodeTable::from_records`] fills a missing key. pandas
+    /// upcasts an integer column that meets a float or a missing cell to float; so does this, where every cell of
+    /// that column is a number (a column of other values stays as it is, as an object column does).
+    pub fn concat(&mut self, other: NodeTable) {
+        let own_columns = self.columns.len();
+        for c in &other.columns {
+            if !self.columns.contains(c) {
+                self.columns.push(c.clone());
+                self.rows.iter_mut().for_each(|row| row.push(Cell::None));
+            }
+        }
+        let from_other: Vec<Option<usize>> = self.columns.iter().map(|c| other.col(c)).collect();
+        let dtypes: Vec<(Dtype, Dtype)> = from_other
+            .iter()
+            .enumerate()
+            .map(|(j, at)| {
+                let own = if j < own_columns { Dtype::of(self.rows.iter().map(|r| &r[j])) } else { Dtype::Absent };
+                let theirs = at.map_or(Dtype::Absent, |i| Dtype::of(other.rows.iter().map(|r| r.get(i).unwrap_or(&Cell::None))));
+                (own, theirs)
+            })
+            .collect();
+        for row in other.rows {
+            self.rows.push(from_other.iter().map(|i| i.and_then(|i| row.get(i).cloned()).unwrap_or(Cell::None)).collect());
+        }
+        for (j, pair) in dtypes.into_iter().enumerate() {
+            if Dtype::concat_is_float(pair) {
+                for row in &mut self.rows {
+                    if let Cell::Int(i) = row[j] {
+                        row[j] = Cell::Float(i as f64);
+                    }
+                }
+            }
+        }
     }
 
     /// Rows as JSON objects (column order kept).
