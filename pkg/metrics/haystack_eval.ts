@@ -199,17 +199,26 @@ export class EvaluationResult {
 
   /** One node's rows. */
   nodeResults(node: string): EvalRow[] {
-    return this.handle.nodeRows(node) as EvalRow[];
+    return this.handle.nodeRows(node);
+  }
+
+  /**
+   * Haystack's `append(key, value)`: adds `rows` (row objects, as {@link EvaluationResult.nodeResults} gives them)
+   * after node `node`'s rows, or makes the node; columns missing on either side are filled as pandas' `concat`
+   * fills them. No rows change nothing.
+   */
+  append(node: string, rows: EvalRow[]): void {
+    this.handle.appendRows(node, rows);
   }
 
   /** `calculate_metrics(...)`: `{node: {metric: value}}`. */
   calculateMetrics(options: HaystackMetricsOptions = {}): PipelineMetrics {
-    return this.handle.calculateMetrics(options) as PipelineMetrics;
+    return this.handle.calculateMetrics(options);
   }
 
   /** `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows. */
   wrongExamples(node: string, options: WrongExamplesOptions = {}): WrongExample[] {
-    return this.handle.wrongExamples(node, options) as WrongExample[];
+    return this.handle.wrongExamples(node, options);
   }
 
   /**
@@ -230,7 +239,7 @@ export class EvaluationResult {
         ? (pairs: [string, string][]) => (model as SasScorer).sasScores(pairs, batchSize)
         : invalidArgument("model", "expected a CrossEncoder, an Embedder or a function of [answer, gold] pairs");
     for (const node of this.nodeNames) {
-      const pairs = this.handle.sasPairs(node) as [string, string][];
+      const pairs = this.handle.sasPairs(node);
       const scores = await score(pairs);
       if (scores === null || typeof scores !== "object" || typeof (scores as ArrayLike<number>).length !== "number") {
         invalidArgument("model", "the scoring function must return one number per pair");
@@ -255,7 +264,7 @@ export class EvaluationResult {
 
   /** `{node: rows}`, so that `JSON.stringify(result)` works. */
   toJSON(): Record<string, EvalRow[]> {
-    return this.handle.toJson() as Record<string, EvalRow[]>;
+    return this.handle.toJson();
   }
 
   /** Releases the wasm memory now (garbage collection also reclaims it); a second call does nothing. */

@@ -61,7 +61,7 @@ export interface RecentnessRankerOptions {
   dateMetaField: string;
   /** In [0, 1]: 0 ignores age, 0.5 (default) weighs relevance and age equally, 1 sorts by age alone. */
   weight?: number;
-  /** How many documents to return per list; `null` (default) returns all. */
+  /** How many documents to return per list, sliced as Haystack slices (`documents[:topK]`): a negative count leaves out the last `-topK`; 0 or `null` (default) returns all. */
   topK?: number | null;
   /** `"reciprocal_rank_fusion"` (default) or `"score"` (needs retriever scores in [0, 1]). */
   rankingMode?: RankingMode;
@@ -129,7 +129,7 @@ export interface LostInTheMiddleRankerOptions {
   wordCountThreshold?: number | null;
   /** Cut the last kept document so the total equals `wordCountThreshold` exactly (Haystack 1.x). */
   truncateDocument?: boolean;
-  /** Keep only the first `topK` input documents before reordering; `null` (default) keeps all. */
+  /** Keep only the first `topK` input documents before reordering, sliced as Haystack slices: a negative count leaves out the last `-topK`; 0 or `null` (default) keeps all. */
   topK?: number | null;
 }
 
@@ -190,7 +190,7 @@ export interface DiversityRankerOptions {
   strategy?: "greedy" | "mmr";
   /** MMR trade-off in [0, 1] (1 = relevance only). Default 0.5. */
   lambda?: number;
-  /** How many documents to pick per list; `null` (default) orders all of them. */
+  /** How many documents to pick per list, as Haystack's `[:topK]`: 0 picks none, a negative count leaves out the last `-topK`; `null` (default) orders all of them. */
   topK?: number | null;
 }
 
@@ -281,6 +281,8 @@ export class DiversityRanker {
   /** One `{embedding | text}` per list, following Haystack's pairing of queries and lists. */
   #pairQueries(query: unknown, listCount: number, nested: boolean): { embedding: ArrayLike<number> | null; text: string | null }[] {
     const one = (q: unknown, field: string): { embedding: ArrayLike<number> | null; text: string | null } => {
+      // Haystack raises on an empty query before embedding it
+      if (q === "") invalidArgument(field, "is empty: DiversityRanker needs a query to rank for");
       if (typeof q === "string") return { embedding: null, text: q };
       if (isNumberArray(q)) return { embedding: q, text: null };
       if (q !== null && typeof q === "object" && !Array.isArray(q)) {
@@ -289,6 +291,7 @@ export class DiversityRanker {
           if (!isNumberArray(queryEmbedding)) invalidArgument(`${field}.queryEmbedding`, "expected an array of numbers");
           return { embedding: queryEmbedding, text: typeof text === "string" ? text : null };
         }
+        if (text === "") invalidArgument(`${field}.query`, "is empty: DiversityRanker needs a query to rank for");
         if (typeof text === "string") return { embedding: null, text };
       }
       return invalidArgument(field, "expected a query string, a query embedding, or {query, queryEmbedding}");
@@ -296,6 +299,8 @@ export class DiversityRanker {
     const many = Array.isArray(query) && !isNumberArray(query);
     if (!many) return Array.from({ length: listCount }, () => one(query, "query"));
     const qs = query as unknown[];
+    // a list of one query is one query (Haystack's `len(queries) == 1`), used for every list
+    if (qs.length === 1) return Array.from({ length: listCount }, () => one(qs[0], "query[0]"));
     if (!nested || qs.length !== listCount) {
       invalidArgument("query", `${qs.length} queries for ${nested ? `${listCount} lists` : "a single list"}: give one query, or one list of documents per query`);
     }

@@ -154,6 +154,21 @@ test("build from predictions: rows equal the start of Haystack's CSVs byte for b
 const squadCases = ["v1.1-perturbed", "v1.1-missing", "v2.0-perturbed", "v2.0-first-words"];
 const datasetOf = (name) => sq(name.startsWith("v1.1") ? "dev-v1.1.json.gz" : "dev-v2.0.json.gz");
 
+test("append adds a node's rows after its own, or a new node; no rows change nothing (Haystack's EvaluationResult.append)", () => {
+  const r = EvaluationResult.fromCsv(csvFiles());
+  const [node] = r.nodeNames;
+  const rows = r.nodeResults(node);
+  r.append(node, rows.slice(0, 2));
+  assert.deepEqual(r.nodeResults(node), [...rows, ...rows.slice(0, 2)]);
+  r.append("Extra", rows.slice(0, 1));
+  assert.deepEqual(r.nodeNames.at(-1), "Extra");
+  assert.deepEqual(r.nodeResults("Extra"), rows.slice(0, 1));
+  const before = r.toJSON();
+  r.append("Extra", []);
+  assert.deepEqual(r.toJSON(), before);
+  assert.throws(() => r.append("Extra", "rows"), (e) => e instanceof RerankitError && e.code === "INVALID_ARGUMENT");
+});
+
 test("squadEvaluate equals the official scripts' output", () => {
   for (const name of squadCases) {
     const expected = json(sq(`expected/${name}.json`));

@@ -92,6 +92,6 @@ test("a misspelt option is INVALID_ARGUMENT naming it and the closest valid name
   throws(() => compareRuns({ q: { a: 1 } }, { q: { a: 1 } }, { q: { a: 1 } }, "map", { trails: 10 }), /did you mean "trials"\?/);
   throws(() => EvaluationResult.fromJSON({}).calculateMetrics({ evalmode: "isolated" }), /did you mean "evalMode"\?/);
   // values of the right name but the wrong kind name the field too
-  throws(() => new LostInTheMiddleRanker({ topK: 1.5 }), /^topK: expected a non-negative integer/);
+  throws(() => new LostInTheMiddleRanker({ topK: 1.5 }), /^topK: expected an integer/);
   throws(() => fuse([{ q: { a: 1 } }], { method: "rrf", k: "60" }), /^k: expected a number/);
 });

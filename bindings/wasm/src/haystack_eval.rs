@@ -72,7 +72,7 @@ impl HaystackEvaluation {
     }
 
     /// `calculate_metrics(...)` → `{node: {metric: value}}` as JSON text.
-    #[wasm_bindgen(js_name = calculateMetrics)]
+    #[wasm_bindgen(js_name = calculateMetrics, unchecked_return_type = "import('../metrics/haystack_eval.js').PipelineMetrics")]
     pub fn calculate_metrics(&self, options: JsValue) -> JsResult<JsValue> {
         js((|| {
             let o: MetricsOptions = read_options("options", &options)?;
@@ -85,7 +85,7 @@ impl HaystackEvaluation {
     }
 
     /// `wrong_examples(node, ...)` → a JSON array of `{multilabel_id, query, filters, metrics, documents|answers, ...}`.
-    #[wasm_bindgen(js_name = wrongExamples)]
+    #[wasm_bindgen(js_name = wrongExamples, unchecked_return_type = "import('../metrics/haystack_eval.js').WrongExample[]")]
     pub fn wrong_examples(&self, node: JsValue, options: JsValue) -> JsResult<JsValue> {
         js((|| {
             let node = string_arg("node", &node)?;
@@ -128,13 +128,13 @@ impl HaystackEvaluation {
     }
 
     /// `{node: [row objects]}`.
-    #[wasm_bindgen(js_name = toJson)]
+    #[wasm_bindgen(js_name = toJson, unchecked_return_type = "Record<string, import('../metrics/haystack_eval.js').EvalRow[]>")]
     pub fn to_json_value(&self) -> JsResult<JsValue> {
         js(to_js(&self.inner.to_json()))
     }
 
     /// One node's rows, as row objects.
-    #[wasm_bindgen(js_name = nodeRows)]
+    #[wasm_bindgen(js_name = nodeRows, unchecked_return_type = "import('../metrics/haystack_eval.js').EvalRow[]")]
     pub fn node_rows(&self, node: JsValue) -> JsResult<JsValue> {
         js(self.node(&node).and_then(|t| to_js(&Value::Array(t.to_records()))))
     }
@@ -144,7 +144,7 @@ impl HaystackEvaluation {
 #[wasm_bindgen(js_class = HaystackEvaluation)]
 impl HaystackEvaluation {
     /// The (prediction, gold answer) pairs of a node's answer rows, `[[prediction, gold], …]`.
-    #[wasm_bindgen(js_name = sasPairs)]
+    #[wasm_bindgen(js_name = sasPairs, unchecked_return_type = "[string, string][]")]
     pub fn sas_pairs(&self, node: JsValue) -> JsResult<JsValue> {
         js(self.node(&node).and_then(|t| to_js(&haystack::sas::sas_pairs(t))))
     }

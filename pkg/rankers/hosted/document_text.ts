@@ -2,7 +2,8 @@
 // "\n" — the text the local model reads (src/inference/cross_encoder.rs `model_text`, Haystack's
 // `embed_meta_fields`), so a hosted ranker and the local model rank the same strings. Meta values print as
 // Python's `str` (src/python/repr.rs): Haystack builds the text in Python, and a number, list or boolean must
-// read the same whichever ranker sees it. Missing and falsy values are skipped, as Python's truthiness skips them.
+// read the same whichever ranker sees it; a list gives a line per item. Missing and falsy values are skipped, as
+// Python's truthiness skips them.
 import { invalidArgument } from "../../errors.js";
 import type { RerankDocument } from "../ranker.js";
 
@@ -18,7 +19,13 @@ export function documentText(document: RerankDocument | undefined, field: string
   for (const key of metaFields) {
     if (!Object.hasOwn(meta, key)) continue;
     const value = (meta as Record<string, unknown>)[key];
-    if (truthy(value)) parts.push(pythonStr(value, `${field}.meta.${key}`));
+    if (!truthy(value)) continue;
+    // Haystack 1.x writes a list's items one per line (its falsy items too), as the local model's text does
+    if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+      Array.from(value as ArrayLike<unknown>, (item, i) => parts.push(pythonStr(item, `${field}.meta.${key}[${i}]`)));
+    } else {
+      parts.push(pythonStr(value, `${field}.meta.${key}`));
+    }
   }
   return parts.length === 0 ? content : [...parts, content].join("\n");
 }
