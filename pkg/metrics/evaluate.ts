@@ -11,6 +11,7 @@ import * as wasm from "../wasm/rerankit.js";
 import type { ColumnarQrels, ColumnarRun } from "../wasm/rerankit.js";
 import { checkListLength, invalidArgument } from "../errors.js";
 import { OwnedWasm, notMadeByRerankit } from "../runtimes/wasm_instance.js";
+import { DefinedMeasure } from "./defined_measures.js";
 
 /** Parsed relevance judgements (reusable across evaluate calls). */
 export class ParsedQrels {
@@ -311,16 +312,23 @@ export function runHandle(input: RunInput, field: string, keepFirst: boolean): [
  * `official`, `all_trec`, `ndcg.1=3,2=9`), ranx names (`ndcg@10`, `mrr@10`, `recall@100`, `map@100`) or
  * ir_measures names (`P(rel=2)@10`, `RBP(p=0.8)`, `ERR@10`, `Judged@10`, `alpha_nDCG@20` with
  * `options.intents`); optional with `options.profile`. Results are keyed by the names as given (`P.5,10`
- * gives `P_5` and `P_10`).
+ * gives `P_5` and `P_10`). Measures of your own ({@link defineByQuery}, {@link define}) go in the same list; their
+ * values follow the named ones'.
  */
-export function evaluate(qrels: QrelsInput, run: RunInput, measures?: string | string[], options: EvaluateOptions = {}): Evaluation {
+export function evaluate(qrels: QrelsInput, run: RunInput, measures?: MeasureList, options: EvaluateOptions = {}): Evaluation {
   const [q, ownQ] = qrelsHandle(qrels);
   let ownR = false;
   let r: ParsedRun | undefined;
   try {
     [r, ownR] = runHandle(run, "run", options?.keepFirstDuplicate === true);
-    const raw = wasm.metricsEvaluate(q.handle, r.handle, measures ?? null, wasmOptions(options));
-    return shape(raw);
+    const list = measures === undefined || measures === null ? [] : Array.isArray(measures) ? measures : [measures];
+    const defined = list.filter((m): m is DefinedMeasure => m instanceof DefinedMeasure);
+    if (defined.length === 0) return shape(wasm.metricsEvaluate(q.handle, r.handle, measures ?? null, wasmOptions(options)));
+    const names = list.filter((m) => !(m instanceof DefinedMeasure));
+    const named = names.length > 0 || (options !== null && typeof options === "object" && options.profile !== undefined)
+      ? shape(wasm.metricsEvaluate(q.handle, r.handle, names.length > 0 ? names : null, wasmOptions(options)))
+      : { aggregate: {}, perQuery: {}, runName: r.name };
+    return withDefined(named, defined, wasm.metricsQueryInputs(q.handle, r.handle, wasmOptions(options)), q.numQueries === 0, options?.returnStd === true);
   } finally {
     if (ownQ) q.free();
     if (ownR && r) r.free();
@@ -334,6 +342,28 @@ export function wasmOptions(options: object | null | undefined): Record<string, 
   const { keepFirstDuplicate: _ignored, ...rest } = options as Record<string, unknown>;
   if (rest.intents instanceof Uint8Array) rest.intents = utf8(rest.intents, "options.intents");
   return rest;
+}
+
+/** Measures for {@link evaluate}: names, {@link DefinedMeasure}s of your own, or a list of both. */
+export type MeasureList = string | DefinedMeasure | (string | DefinedMeasure)[];
+
+/** `evaluation` with the defined measures' values added after the named ones, over the same queries. */
+function withDefined(evaluation: Evaluation, defined: DefinedMeasure[], inputs: wasm.QueryInputColumns, emptyQrels: boolean, returnStd: boolean): Evaluation {
+  const keys = new Set([...Object.keys(evaluation.aggregate), ...Object.keys(Object.values(evaluation.perQuery)[0] ?? {})]);
+  for (const measure of defined) {
+    if (keys.has(measure.key)) invalidArgument("measures", `"${measure.key}" is given twice`);
+    keys.add(measure.key);
+    const values = measure.valuesFor(inputs);
+    inputs.qids.forEach((qid, i) => {
+      (evaluation.perQuery[qid] ??= {})[measure.key] = values[i];
+    });
+    // empty qrels, which only the ir_measures dialect answers: the named measures' means are NaN, left out
+    if (emptyQrels) continue;
+    const [mean, std] = wasm.metricsMeanAndStd(values);
+    evaluation.aggregate[measure.key] = mean;
+    if (returnStd) (evaluation.std ??= {})[measure.key] = std;
+  }
+  return evaluation;
 }
 
 function shape(raw: wasm.EvaluationColumns): Evaluation {

@@ -50,23 +50,36 @@ pub struct EvaluateOptions {
 impl EvaluateOptions {
     /// The measures to compute (`measures` when given, else the profile's) and the settings.
     pub fn resolve(&self, measures: &[String]) -> Result<(Vec<MeasureRequest>, EvalOptions)> {
-        let (mut requests, mut eval) = match &self.profile {
+        let (mut requests, eval) = match &self.profile {
             Some(name) => {
                 let p = profile(name)?;
                 (p.measures, p.options)
             }
             None => (Vec::new(), EvalOptions::default()),
         };
-        let dialect = self.dialect.unwrap_or_default();
         if !measures.is_empty() {
-            requests = parse_measures_in(measures, dialect)?;
-        }
-        eval.dialect = dialect;
-        if dialect == Dialect::IrMeasures {
-            eval.scope = QueryScope::AllQrels;
+            requests = parse_measures_in(measures, self.dialect.unwrap_or_default())?;
         }
         if requests.is_empty() {
             return Err(Error::invalid("measures", "no measure given (pass names such as ['map', 'ndcg@10'], or options.profile)"));
+        }
+        Ok((requests, self.settings_over(eval)))
+    }
+
+    /// The settings alone (the profile's, with these options over them): for measures the caller defines.
+    pub fn settings(&self) -> Result<EvalOptions> {
+        let base = match &self.profile {
+            Some(name) => profile(name)?.options,
+            None => EvalOptions::default(),
+        };
+        Ok(self.settings_over(base))
+    }
+
+    fn settings_over(&self, mut eval: EvalOptions) -> EvalOptions {
+        let dialect = self.dialect.unwrap_or_default();
+        eval.dialect = dialect;
+        if dialect == Dialect::IrMeasures {
+            eval.scope = QueryScope::AllQrels;
         }
         if let Some(level) = self.relevance_level {
             eval.ranking.relevance_level = level;
@@ -92,7 +105,7 @@ impl EvaluateOptions {
         if self.complete == Some(true) {
             eval.scope = QueryScope::AllQrels;
         }
-        Ok((requests, eval))
+        eval
     }
 
     /// `qrels` with the intent-aware qrels of [`EvaluateOptions::intents`] attached, when given.

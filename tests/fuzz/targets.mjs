@@ -91,6 +91,8 @@ export async function load(R) {
     { name: "parseQrels", args: () => [QRELS], call: (a) => R.parseQrels(a).free() },
     { name: "parseRun", args: () => [RUN, { keepFirstDuplicate: true }], call: (a, b) => R.parseRun(a, b).free() },
     { name: "evaluate (parsed)", args: () => [["map"], { maxResults: 10 }], call: (m, o) => { const q = parsedQrels(), r = parsedRun(); try { return R.evaluate(q, r, m, o); } finally { q.free(); r.free(); } } },
+    { name: "defineByQuery + evaluate", args: () => [(qrels, run) => run.length, { name: "len" }, 3, { ties: "input" }], call: (f, o, k, e) => R.evaluate(QRELS, RUN, ["P_5", R.defineByQuery(f, o).at(k)], e) },
+    { name: "define + evaluate", args: () => [(qrels, run) => run.map((d) => [d.queryId, d.score]).filter((p, i, all) => all.findIndex((x) => x[0] === p[0]) === i), { name: "top", supportCutoff: true }], call: (f, o) => R.evaluate(QRELS, RUN, [R.define(f, o)]) },
     { name: "compareRuns", args: () => [QRELS, RUN, RUN.replace("2.5", "0.1"), ["map", "P_5"], { trials: 100, seed: 7 }], call: (a, b, c, d, e) => R.compareRuns(a, b, c, d, e) },
     { name: "compareRuns (N runs) + report", args: () => [QRELS, [RUN, RUN.replace("2.5", "0.1"), RUN], ["map", "P_5"], { statTest: "fisher", nPermutations: 50, randomSeed: 7, maxP: 0.05 }, "latex", { digits: 4 }], call: (a, b, c, d, f, g) => { const r = R.compareRuns(a, b, c, d); try { return r.report(f, g); } finally { r.free(); } } },
     { name: "optimizeFusion", args: () => [{ q1: { d1: 1 }, q2: { d4: 1 } }, [{ q1: { d1: 2.5, d2: 0.5 }, q2: { d4: 1 } }, { q1: { d2: 3 }, q2: { d4: 0.2, d1: 0.1 } }], { method: "wsum", metric: "ndcg@10", step: 0.25 }], call: (a, b, c) => R.optimizeFusion(a, b, c) },

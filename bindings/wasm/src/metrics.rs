@@ -10,6 +10,8 @@
 use super::convert::{js_type, read_options, to_json};
 use super::errors::{js, JsResult};
 use rerankit::metrics::comparison::compare_runs;
+use rerankit::metrics::evaluation::aggregate;
+use rerankit::metrics::evaluation::query_inputs::query_inputs;
 use rerankit::metrics::inputs::columns::{DocIdTable, QrelsColumns, RunColumns};
 use rerankit::metrics::inputs::qrels::QrelsBuilder;
 use rerankit::metrics::inputs::run::RunBuilder;
@@ -425,6 +427,65 @@ pub fn metrics_evaluate(qrels: &MetricsQrels, run: &MetricsRun, measures: JsValu
         }
         Ok(out.into())
     })())
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const QUERY_INPUT_COLUMNS: &'static str = r#"
+/**
+ * `metricsQueryInputs`'s answer: each query `evaluate` scores with these options, its judgements (docno order)
+ * and its ranking, as columns: query `i`'s judgements are the rows `judgedOffsets[i]` to `judgedOffsets[i + 1] - 1`,
+ * its ranking the rows `rankedOffsets[i]` to `rankedOffsets[i + 1] - 1` (pkg/metrics/defined_measures.ts reads them).
+ */
+export interface QueryInputColumns {
+  qids: string[];
+  judgedOffsets: Uint32Array;
+  judgedDocIds: string[];
+  relevance: Float64Array;
+  rankedOffsets: Uint32Array;
+  rankedDocIds: string[];
+  scores: Float64Array;
+}
+"#;
+
+/// The inputs of the caller's own measures: each query `metricsEvaluate` would score with `options`, with its
+/// judgements and its ranking (`rerankit::metrics::evaluation::query_inputs`).
+#[wasm_bindgen(js_name = metricsQueryInputs, unchecked_return_type = "QueryInputColumns")]
+pub fn metrics_query_inputs(qrels: &MetricsQrels, run: &MetricsRun, options: JsValue) -> JsResult<JsValue> {
+    js((|| {
+        let options: EvaluateOptions = read_options("options", &options)?;
+        let queries = query_inputs(&qrels.inner, &run.inner, &options.settings()?)?;
+        let (mut judged_offsets, mut ranked_offsets) = (vec![0u32], vec![0u32]);
+        let (mut relevance, mut scores) = (Vec::new(), Vec::new());
+        let (judged_ids, ranked_ids) = (Array::new(), Array::new());
+        for query in &queries {
+            for (docno, grade) in &query.judgements {
+                judged_ids.push(&JsValue::from_str(docno));
+                relevance.push(*grade as f64);
+            }
+            for (docno, score) in &query.ranking {
+                ranked_ids.push(&JsValue::from_str(docno));
+                scores.push(*score);
+            }
+            judged_offsets.push(relevance.len() as u32);
+            ranked_offsets.push(scores.len() as u32);
+        }
+        let out = Object::new();
+        set(&out, "qids", &strings(queries.iter().map(|q| q.qid.as_str())));
+        set(&out, "judgedOffsets", &Uint32Array::from(judged_offsets.as_slice()));
+        set(&out, "judgedDocIds", &judged_ids);
+        set(&out, "relevance", &Float64Array::from(relevance.as_slice()));
+        set(&out, "rankedOffsets", &Uint32Array::from(ranked_offsets.as_slice()));
+        set(&out, "rankedDocIds", &ranked_ids);
+        set(&out, "scores", &Float64Array::from(scores.as_slice()));
+        Ok(out.into())
+    })())
+}
+
+/// `[mean, standard deviation]` of a defined measure's per-query values, by the rules the named measures'
+/// aggregates follow (trec_eval's mean, numpy's `std` for `returnStd`).
+#[wasm_bindgen(js_name = metricsMeanAndStd)]
+pub fn metrics_mean_and_std(values: &[f64]) -> Vec<f64> {
+    vec![aggregate::mean(values), aggregate::standard_deviation(values)]
 }
 
 /// Compares two runs: `[{key, meanA, meanB, qids, a (Float64Array), b (Float64Array), tTest: {statistic, pValue},

@@ -2,6 +2,7 @@
 //! ranking, then the aggregates.
 
 pub mod aggregate;
+pub mod query_inputs;
 pub mod ranking;
 
 use aggregate::{aggregate, AggregateContext};
@@ -89,6 +90,19 @@ impl Evaluation {
     }
 }
 
+/// Empty inputs each tool refuses: trec_eval and ranx empty qrels (an evaluation against nothing would report
+/// zeros that look like results; ir_measures answers with no queries), ranx 0.3.21 an empty run (its Run has no
+/// queries to take the max over).
+fn refuse_empty(qrels: &Qrels, run: &Run, options: &EvalOptions) -> Result<()> {
+    if qrels.is_empty() && options.dialect != Dialect::IrMeasures {
+        return Err(Error::invalid("qrels", "no queries: empty qrels judge nothing"));
+    }
+    if run.is_empty() && options.dialect == Dialect::Ranx {
+        return Err(Error::invalid("run", "no queries: ranx refuses an empty run (give the dialect \"trec_eval\" or \"ir_measures\" to score it 0)"));
+    }
+    Ok(())
+}
+
 /// The queries to evaluate, in qid byte order, each with its run results and judgements.
 fn scoped_queries<'a>(
     qrels: &'a Qrels,
@@ -166,23 +180,16 @@ fn intent_documents(run: &Run, query_run: Option<&QueryRun>, intents: &QueryInte
 
 /// Evaluates `run` against `qrels` on every requested measure.
 pub fn evaluate(qrels: &Qrels, run: &Run, measures: &[MeasureRequest], options: &EvalOptions) -> Result<Evaluation> {
+    refuse_empty(qrels, run, options)?;
     if qrels.is_empty() {
         // ir_measures gives an empty result in every provider: iter_calc yields nothing, and calc_aggregate's
         // mean of nothing is NaN (numpy's), its sums (NumQ, NumRel…) 0
-        if options.dialect == Dialect::IrMeasures {
-            let of_nothing = |request: &MeasureRequest| match request.metric.aggregation() {
-                Aggregation::Sum | Aggregation::QueryCount => 0.0,
-                _ => f64::NAN,
-            };
-            let aggregate = measures.iter().map(|r| Value::Number(of_nothing(r))).collect();
-            return Ok(Evaluation { measures: measures.to_vec(), per_query: Vec::new(), aggregate, run_name: run.name.clone() });
-        }
-        // trec_eval and ranx refuse empty qrels; an evaluation against nothing would report zeros that look like results
-        return Err(Error::invalid("qrels", "no queries: empty qrels judge nothing"));
-    }
-    if run.is_empty() && options.dialect == Dialect::Ranx {
-        // ranx 0.3.21 stops on an empty run (its Run has no queries to take the max over)
-        return Err(Error::invalid("run", "no queries: ranx refuses an empty run (give the dialect \"trec_eval\" or \"ir_measures\" to score it 0)"));
+        let of_nothing = |request: &MeasureRequest| match request.metric.aggregation() {
+            Aggregation::Sum | Aggregation::QueryCount => 0.0,
+            _ => f64::NAN,
+        };
+        let aggregate = measures.iter().map(|r| Value::Number(of_nothing(r))).collect();
+        return Ok(Evaluation { measures: measures.to_vec(), per_query: Vec::new(), aggregate, run_name: run.name.clone() });
     }
     check_requirements(qrels, measures)?;
     // one ranking per distinct setting: ir_measures' rel= and judged_only= rank the query again, as its
