@@ -18,6 +18,16 @@ export class RerankitError extends Error {
   }
 }
 
+/**
+ * A value as an error message may print it: strings quoted (cut at 40 characters), numbers, booleans, null and
+ * undefined as they are, anything else by its kind — never converted, which a hostile object could refuse.
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
+  return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : typeof value;
+}
+
 /** Throws an INVALID_ARGUMENT error for `field`. */
 export function invalidArgument(field: string, problem: string): never {
   throw new RerankitError(`${field}: ${problem}`, "INVALID_ARGUMENT");

@@ -10,9 +10,9 @@
 // serves both majors. Nothing from the AI SDK is imported at run time (the provider interface is types only),
 // so loading this module costs nothing beyond rerankit's own error and option checks.
 import type { RerankingModelV3, RerankingModelV3CallOptions, SharedV3Warning } from "@ai-sdk/provider";
-import { checkListLength, invalidArgument, optionsObject } from "../errors.js";
+import { checkListLength, describeValue, invalidArgument, optionsObject } from "../errors.js";
 import { checkRanker } from "../rankers/hosted/fallback.js";
-import { describe, integerOption, stringOption } from "../rankers/hosted/hosted_ranker.js";
+import { integerOption, stringOption } from "../rankers/hosted/hosted_ranker.js";
 import { checkedRanking, type Ranker } from "../rankers/ranker.js";
 
 type RerankingResult = Awaited<ReturnType<RerankingModelV3["doRerank"]>>;
@@ -46,8 +46,8 @@ export class RerankitRerankingModel implements RerankingModelV3 {
   async doRerank({ documents, query, topN, abortSignal }: RerankingModelV3CallOptions): Promise<RerankingResult> {
     const warnings: SharedV3Warning[] = [];
     const kind = (documents as { type?: unknown } | null)?.type;
-    if (kind !== "text" && kind !== "object") invalidArgument("documents.type", `expected "text" or "object", got ${describe(kind)}`);
-    if (!Array.isArray(documents.values)) invalidArgument("documents.values", `expected an array, got ${describe(documents.values)}`);
+    if (kind !== "text" && kind !== "object") invalidArgument("documents.type", `expected "text" or "object", got ${describeValue(kind)}`);
+    if (!Array.isArray(documents.values)) invalidArgument("documents.values", `expected an array, got ${describeValue(documents.values)}`);
     checkListLength(documents.values, "documents.values");
     let texts: readonly string[];
     if (documents.type === "text") {

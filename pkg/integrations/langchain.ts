@@ -15,9 +15,9 @@
 import type { Callbacks } from "@langchain/core/callbacks/manager";
 import { Document, type DocumentInterface } from "@langchain/core/documents";
 import { BaseDocumentCompressor } from "@langchain/core/retrievers/document_compressors";
-import { checkListLength, invalidArgument, optionsObject } from "../errors.js";
+import { checkListLength, describeValue, invalidArgument, optionsObject } from "../errors.js";
 import { checkRanker } from "../rankers/hosted/fallback.js";
-import { describe, topKOption } from "../rankers/hosted/hosted_ranker.js";
+import { topKOption } from "../rankers/hosted/hosted_ranker.js";
 import { checkedRanking, type RankOptions, type Ranker } from "../rankers/ranker.js";
 
 /** Options of `RerankCompressor`. */
@@ -48,11 +48,11 @@ export class RerankCompressor extends BaseDocumentCompressor {
   // LangChain gives a compressor its callbacks but no AbortSignal (ContextualCompressionRetriever passes only a
   // child run manager), so there is no signal to pass on; the callbacks are LangChain's tracing, not ours.
   async compressDocuments(documents: DocumentInterface[], query: string, _callbacks?: Callbacks): Promise<DocumentInterface[]> {
-    if (!Array.isArray(documents)) invalidArgument("documents", `expected an array of LangChain Documents, got ${describe(documents)}`);
+    if (!Array.isArray(documents)) invalidArgument("documents", `expected an array of LangChain Documents, got ${describeValue(documents)}`);
     checkListLength(documents, "documents");
     const texts = documents.map((d, i) => {
       const text = (d as Partial<DocumentInterface> | null)?.pageContent;
-      if (typeof text !== "string") invalidArgument(`documents[${i}].pageContent`, `expected a string, got ${describe(text)}`);
+      if (typeof text !== "string") invalidArgument(`documents[${i}].pageContent`, `expected a string, got ${describeValue(text)}`);
       return text;
     });
     const call: RankOptions = this.topK === undefined ? {} : { topK: this.topK };

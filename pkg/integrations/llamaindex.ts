@@ -16,9 +16,9 @@ import type { MessageContent } from "@llamaindex/core/llms";
 import type { BaseNodePostprocessor } from "@llamaindex/core/postprocessor";
 import { MetadataMode, type NodeWithScore } from "@llamaindex/core/schema";
 import { extractText } from "@llamaindex/core/utils";
-import { checkListLength, invalidArgument, optionsObject } from "../errors.js";
+import { checkListLength, describeValue, invalidArgument, optionsObject } from "../errors.js";
 import { checkRanker } from "../rankers/hosted/fallback.js";
-import { describe, topKOption } from "../rankers/hosted/hosted_ranker.js";
+import { topKOption } from "../rankers/hosted/hosted_ranker.js";
 import { checkedRanking, type RankOptions, type Ranker } from "../rankers/ranker.js";
 
 /** Options of `RerankPostprocessor`. */
@@ -53,7 +53,7 @@ export class RerankPostprocessor implements BaseNodePostprocessor {
     this.topK = o.topK === undefined ? undefined : topKOption(o.topK, "topK");
     const modes = Object.values(MetadataMode) as unknown[];
     if (o.metadataMode !== undefined && !modes.includes(o.metadataMode)) {
-      invalidArgument("metadataMode", `expected one of LlamaIndex's MetadataMode values (${modes.join(", ")}), got ${describe(o.metadataMode)}`);
+      invalidArgument("metadataMode", `expected one of LlamaIndex's MetadataMode values (${modes.join(", ")}), got ${describeValue(o.metadataMode)}`);
     }
     this.metadataMode = o.metadataMode ?? MetadataMode.NONE;
   }
@@ -63,11 +63,11 @@ export class RerankPostprocessor implements BaseNodePostprocessor {
     // The query is optional in LlamaIndex's interface (a postprocessor that filters by score needs none); a
     // reranker does, and ranking against an empty string would return an order that means nothing.
     if (query === undefined) invalidArgument("query", "a reranking postprocessor needs the query (LlamaIndex's query engines pass it)");
-    if (!Array.isArray(nodes)) invalidArgument("nodes", `expected an array of NodeWithScore, got ${describe(nodes)}`);
+    if (!Array.isArray(nodes)) invalidArgument("nodes", `expected an array of NodeWithScore, got ${describeValue(nodes)}`);
     checkListLength(nodes, "nodes");
     const texts = nodes.map((n, i) => {
       const node = (n as Partial<NodeWithScore> | null)?.node;
-      if (typeof node?.getContent !== "function") invalidArgument(`nodes[${i}].node`, `expected a LlamaIndex node (with getContent), got ${describe(node)}`);
+      if (typeof node?.getContent !== "function") invalidArgument(`nodes[${i}].node`, `expected a LlamaIndex node (with getContent), got ${describeValue(node)}`);
       return node.getContent(this.metadataMode);
     });
     const call: RankOptions = this.topK === undefined ? {} : { topK: this.topK };

@@ -6,7 +6,7 @@
 // documents, as ir_measures' `groupby('query_id').head(k)`; the aggregate is the mean over the evaluated queries,
 // ir_measures' default aggregator. docs/eval.md, "Measures of your own", says where it differs from ir_measures.
 import type * as wasm from "../wasm/rerankit.js";
-import { invalidArgument } from "../errors.js";
+import { describeValue, invalidArgument, optionsObject } from "../errors.js";
 
 /** One judgement, as a defined measure receives it (ir_measures' qrels row). */
 export interface Judgement {
@@ -62,7 +62,7 @@ export class DefinedMeasure {
   /** The same measure over each query's first `cutoff` documents (ir_measures' `Measure@k`). */
   at(cutoff: number): DefinedMeasure {
     if (!this.#supportCutoff) invalidArgument("cutoff", `measure "${this.name}" was defined with supportCutoff: false`);
-    if (!Number.isInteger(cutoff) || cutoff < 1) invalidArgument("cutoff", `expected an integer ≥ 1, got ${String(cutoff)}`);
+    if (!Number.isInteger(cutoff) || cutoff < 1) invalidArgument("cutoff", `expected an integer ≥ 1, got ${describeValue(cutoff)}`);
     return new DefinedMeasure(this.name, true, cutoff, this.#values);
   }
 
@@ -93,18 +93,15 @@ export class DefinedMeasure {
 
 function nameOf(impl: unknown, options: unknown, what: string): { name: string; supportCutoff: boolean } {
   if (typeof impl !== "function") invalidArgument("impl", `expected a function (qrels, run) => ${what}`);
-  if (options === null || typeof options !== "object") invalidArgument("options", "expected {name, supportCutoff}");
-  const { name = (impl as { name: string }).name, supportCutoff = true, ...rest } = options as DefineOptions;
-  const unknown = Object.keys(rest);
-  if (unknown.length > 0) invalidArgument(`options.${unknown[0]}`, "unknown option (valid: name, supportCutoff)");
-  if (typeof name !== "string" || name === "") invalidArgument("options.name", "give the measure a name (the function has none)");
+  const { name = (impl as { name: string }).name, supportCutoff = true } = optionsObject(options as DefineOptions | null, ["name", "supportCutoff"]);
+  if (typeof name !== "string" || name === "") invalidArgument("options.name", `give the measure a name (the function has none), got ${describeValue(name)}`);
   if (name.includes("@")) invalidArgument("options.name", `"${name}": '@' is the cutoff's (use measure.at(k))`);
   if (typeof supportCutoff !== "boolean") invalidArgument("options.supportCutoff", "expected a boolean");
   return { name, supportCutoff };
 }
 
 function checkedValue(value: unknown, name: string, qid: string): number {
-  if (typeof value !== "number") invalidArgument(`measure "${name}"`, `query ${qid}: expected a number, got ${value === null ? "null" : typeof value}`);
+  if (typeof value !== "number") invalidArgument(`measure "${name}"`, `query ${qid}: expected a number, got ${describeValue(value)}`);
   return value;
 }
 

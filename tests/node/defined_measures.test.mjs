@@ -100,7 +100,7 @@ test("defined measures: errors name the measure, and the package keeps working",
   assert.throws(() => defineByQuery("p"), bad(/impl/));
   assert.throws(() => defineByQuery(() => 1), bad(/options\.name/));
   assert.throws(() => defineByQuery(() => 1, { name: "a@b" }), bad(/cutoff/));
-  assert.throws(() => defineByQuery(() => 1, { name: "a", suportCutoff: true }), bad(/options\.suportCutoff/));
+  assert.throws(() => defineByQuery(() => 1, { name: "a", suportCutoff: true }), bad(/suportCutoff/));
   assert.throws(() => defineByQuery(() => 1, { name: "a", supportCutoff: false }).at(5), bad(/supportCutoff/));
   assert.throws(() => defineByQuery(() => 1, { name: "a" }).at(0), bad(/cutoff/));
   assert.throws(() => evaluate(QRELS, RUN, [defineByQuery(() => "x", { name: "text" })]), bad(/measure "text".*query 0.*number/));

@@ -3,11 +3,11 @@
 // signal reaches both; the timeout reaches only the primary, which is aborted so that it stops spending (its
 // late answer, if any, is dropped). An `INVALID_ARGUMENT` from the primary is the caller's mistake, which the
 // fallback would refuse too: it is thrown, not hidden behind a fallback.
-import { RerankitError, invalidArgument, optionsObject, type ErrorCode } from "../../errors.js";
+import { describeValue, invalidArgument, optionsObject, RerankitError, type ErrorCode } from "../../errors.js";
 import { CallControl } from "../../call_control.js";
 import type { RankOptions, Ranker, RerankDocument, RerankResult } from "../ranker.js";
 import { AbortScope } from "./abort_scope.js";
-import { describe, integerOption } from "./hosted_ranker.js";
+import {integerOption } from "./hosted_ranker.js";
 
 /** Why the fallback ranked: `TIMEOUT`, or the primary's error code (`REMOTE`…; `ERROR` for a non-rerankit error). */
 export interface FallbackWarning {
@@ -50,7 +50,7 @@ export class FallbackRanker implements Ranker {
     this.primary = primary;
     this.fallback = fallback;
     this.timeoutMs = o.timeoutMs === undefined ? undefined : integerOption(o.timeoutMs, "timeoutMs", 1);
-    if (o.onWarning !== undefined && typeof o.onWarning !== "function") invalidArgument("onWarning", `expected a function (message, warning) => void, got ${describe(o.onWarning)}`);
+    if (o.onWarning !== undefined && typeof o.onWarning !== "function") invalidArgument("onWarning", `expected a function (message, warning) => void, got ${describeValue(o.onWarning)}`);
     this.#onWarning = o.onWarning ?? ((m) => console.warn(`[rerankit] ${m}`));
     this.#primaryOptions = sideOptions(o.primaryOptions, "primaryOptions");
     this.#fallbackOptions = sideOptions(o.fallbackOptions, "fallbackOptions");
@@ -120,13 +120,13 @@ export function withFallback(primary: Ranker<any>, fallback: Ranker<any>, option
 export function checkRanker(ranker: unknown, field: string): void {
   const r = ranker as { rerank?: unknown; rerankBatch?: unknown } | null;
   if (r === null || typeof r !== "object" || typeof r.rerank !== "function" || typeof r.rerankBatch !== "function") {
-    invalidArgument(field, `expected a Ranker (rerank and rerankBatch: a CrossEncoder, CohereRanker, WorkersAiRanker, HttpRanker…), got ${describe(ranker)}`);
+    invalidArgument(field, `expected a Ranker (rerank and rerankBatch: a CrossEncoder, CohereRanker, WorkersAiRanker, HttpRanker…), got ${describeValue(ranker)}`);
   }
 }
 
 function sideOptions(value: unknown, field: string): Record<string, unknown> {
   if (value === undefined) return {};
-  if (value === null || typeof value !== "object" || Array.isArray(value)) invalidArgument(field, `expected an options object, got ${describe(value)}`);
+  if (value === null || typeof value !== "object" || Array.isArray(value)) invalidArgument(field, `expected an options object, got ${describeValue(value)}`);
   if ("signal" in value) invalidArgument(`${field}.signal`, "give the signal with each call: it reaches both rankers");
   return { ...(value as Record<string, unknown>) };
 }

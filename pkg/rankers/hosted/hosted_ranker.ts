@@ -3,7 +3,7 @@
 // text sent (meta fields embedded), lists cut to the service's per-request limit and the pieces merged back, and
 // the results as the local model gives them (indices into the caller's list, best first, the caller's objects).
 // A subclass only says how one request of at most `maxDocumentsPerRequest` texts is scored.
-import { RerankitError, checkListLength, invalidArgument, optionsObject } from "../../errors.js";
+import { checkListLength, describeValue, invalidArgument, optionsObject, RerankitError } from "../../errors.js";
 import { CallControl } from "../../call_control.js";
 import type { RankOptions, Ranker, RerankDocument, RerankResult } from "../ranker.js";
 import { AbortScope } from "./abort_scope.js";
@@ -44,26 +44,19 @@ const CALL_KEYS = ["topK", "returnDocuments", "signal"];
 
 /** `value` as an integer ≥ `min`; `INVALID_ARGUMENT` naming `field` otherwise (NaN, fractions, strings…). */
 export function integerOption(value: unknown, field: string, min: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min) invalidArgument(field, `expected an integer ≥ ${min}, got ${describe(value)}`);
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min) invalidArgument(field, `expected an integer ≥ ${min}, got ${describeValue(value)}`);
   return value;
 }
 
 /** `value` as a non-empty string; `INVALID_ARGUMENT` naming `field` otherwise. */
 export function stringOption(value: unknown, field: string): string {
-  if (typeof value !== "string" || value.length === 0) invalidArgument(field, `expected a non-empty string, got ${describe(value)}`);
+  if (typeof value !== "string" || value.length === 0) invalidArgument(field, `expected a non-empty string, got ${describeValue(value)}`);
   return value;
 }
 
 /** `value` as a `topK`: an integer ≥ 1, or `null` (keep all); `INVALID_ARGUMENT` naming `field` otherwise. */
 export function topKOption(value: unknown, field: string): number | null {
   return value === null ? null : integerOption(value, field, 1);
-}
-
-/** A value as an error message may print it (never a secret: only option values the caller chose to pass). */
-export function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-  if (typeof value === "number" || typeof value === "boolean" || value === null || value === undefined) return String(value);
-  return Array.isArray(value) ? "an array" : typeof value === "object" ? "an object" : typeof value;
 }
 
 /** A reranker behind a service; subclasses implement {@link HostedRanker.scoreRequest}. */
@@ -82,7 +75,7 @@ export abstract class HostedRanker implements Ranker {
   protected constructor(options: HostedRankerOptions, defaults: { maxDocumentsPerRequest: number }) {
     this.topK = options.topK === undefined ? 10 : topKOption(options.topK, "topK");
     const fields = options.embedMetaFields ?? [];
-    if (!Array.isArray(fields)) invalidArgument("embedMetaFields", `expected an array of meta field names, got ${describe(fields)}`);
+    if (!Array.isArray(fields)) invalidArgument("embedMetaFields", `expected an array of meta field names, got ${describeValue(fields)}`);
     fields.forEach((f, i) => stringOption(f, `embedMetaFields[${i}]`));
     this.embedMetaFields = Object.freeze([...fields]);
     this.maxDocumentsPerRequest = integerOption(options.maxDocumentsPerRequest ?? defaults.maxDocumentsPerRequest, "maxDocumentsPerRequest", 1);
@@ -129,7 +122,7 @@ export abstract class HostedRanker implements Ranker {
   #callOptions(options: RankOptions | undefined): { topK: number | null; returnDocuments: boolean; control: CallControl; signal: AbortSignal | undefined } {
     const o = optionsObject(options, CALL_KEYS);
     const topK = o.topK === undefined ? this.topK : topKOption(o.topK, "topK");
-    if (o.returnDocuments !== undefined && typeof o.returnDocuments !== "boolean") invalidArgument("returnDocuments", `expected a boolean, got ${describe(o.returnDocuments)}`);
+    if (o.returnDocuments !== undefined && typeof o.returnDocuments !== "boolean") invalidArgument("returnDocuments", `expected a boolean, got ${describeValue(o.returnDocuments)}`);
     const control = new CallControl(this.service, o.signal, undefined);
     return { topK, returnDocuments: o.returnDocuments ?? false, control, signal: o.signal };
   }
@@ -188,9 +181,9 @@ export abstract class HostedRanker implements Ranker {
     const seen = new Set<number>();
     for (const s of scored as unknown[]) {
       const { index, score } = (s ?? {}) as { index?: unknown; score?: unknown };
-      if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= count) bad(`result index ${describe(index)} is not one of the ${count} documents sent`);
+      if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= count) bad(`result index ${describeValue(index)} is not one of the ${count} documents sent`);
       if (seen.has(index as number)) bad(`document ${index} is scored twice`);
-      if (typeof score !== "number" || !Number.isFinite(score)) bad(`document ${index} has score ${describe(score)}, not a finite number`);
+      if (typeof score !== "number" || !Number.isFinite(score)) bad(`document ${index} has score ${describeValue(score)}, not a finite number`);
       seen.add(index as number);
     }
     if (seen.size < (topN ?? count)) bad(`${seen.size} results for ${count} documents (${topN ?? count} needed)`);
@@ -200,13 +193,13 @@ export abstract class HostedRanker implements Ranker {
 
 function queryList(queries: unknown): string[] {
   if (typeof queries === "string") return [queryText(queries, "queries")];
-  if (!Array.isArray(queries)) invalidArgument("queries", `expected a string or an array of strings, got ${describe(queries)}`);
+  if (!Array.isArray(queries)) invalidArgument("queries", `expected a string or an array of strings, got ${describeValue(queries)}`);
   checkListLength(queries, "queries");
   return Array.from(queries, (q, i) => queryText(q, `queries[${i}]`));
 }
 
 function queryText(query: unknown, field: string): string {
-  if (typeof query !== "string") invalidArgument(field, `expected a string, got ${describe(query)}`);
+  if (typeof query !== "string") invalidArgument(field, `expected a string, got ${describeValue(query)}`);
   if (query.trim().length === 0) invalidArgument(field, "must be a non-empty string");
   return query;
 }

@@ -1,9 +1,9 @@
 // A reranker behind any rerank endpoint over HTTP (Cohere, Jina, Voyage, a self-hosted text-embeddings-inference
 // server…): the endpoint's JSON dialect is a `RerankApi` mapping (rerank_apis.ts), the HTTP is `fetch` with the
 // retry policy of json_request.ts. Only `fetch`, `AbortSignal` and `setTimeout`: it runs in every runtime.
-import { RerankitError, invalidArgument, optionsObject } from "../../errors.js";
+import { describeValue, invalidArgument, optionsObject, RerankitError } from "../../errors.js";
 import { CallControl } from "../../call_control.js";
-import { HOSTED_RANKER_KEYS, HostedRanker, describe, integerOption, stringOption, type HostedRankerOptions, type ScoreRequest, type Scored } from "./hosted_ranker.js";
+import {HOSTED_RANKER_KEYS, HostedRanker, integerOption, stringOption, type HostedRankerOptions, type ScoreRequest, type Scored } from "./hosted_ranker.js";
 import { postJson, type FetchFunction, type RetryPolicy } from "./json_request.js";
 import type { RerankApi } from "./rerank_apis.js";
 
@@ -85,10 +85,10 @@ export class HttpRanker extends HostedRanker {
     this.model = o.model === undefined ? undefined : stringOption(o.model, "model");
     this.#apiKey = o.apiKey === undefined ? undefined : apiKeyOption(o.apiKey);
     const headers = o.headers ?? {};
-    if (headers === null || typeof headers !== "object" || Array.isArray(headers)) invalidArgument(`headers`, `expected {name: value}, got ${describe(headers)}`);
+    if (headers === null || typeof headers !== "object" || Array.isArray(headers)) invalidArgument(`headers`, `expected {name: value}, got ${describeValue(headers)}`);
     for (const [k, v] of Object.entries(headers)) if (typeof v !== "string") invalidArgument(`headers.${k}`, `expected a string, got ${v === null ? "null" : typeof v}`);
     this.#headers = { ...headers };
-    if (o.fetch !== undefined && typeof o.fetch !== "function") invalidArgument(`fetch`, `expected a function, got ${describe(o.fetch)}`);
+    if (o.fetch !== undefined && typeof o.fetch !== "function") invalidArgument(`fetch`, `expected a function, got ${describeValue(o.fetch)}`);
     // called as a plain function, never as a method: workerd's fetch throws "Illegal invocation" on another `this`
     const given = o.fetch;
     this.#fetch = given ?? ((input, init) => globalThis.fetch(input, init));
@@ -125,9 +125,9 @@ export class HttpRanker extends HostedRanker {
 }
 
 function invalidApi(api: unknown): never {
-  invalidArgument(`api`, `expected a RerankApi ({request, response, errorMessage, path, maxDocuments}: rerankApis.cohere, jina, voyage, tei or your own), got ${describe(api)}`);
+  invalidArgument(`api`, `expected a RerankApi ({request, response, errorMessage, path, maxDocuments}: rerankApis.cohere, jina, voyage, tei or your own), got ${describeValue(api)}`);
 }
 
 function invalidUrl(url: unknown): never {
-  invalidArgument(`baseUrl`, `not a URL: ${describe(url)}`);
+  invalidArgument(`baseUrl`, `not a URL: ${describeValue(url)}`);
 }

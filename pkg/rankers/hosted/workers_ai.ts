@@ -2,8 +2,8 @@
 // `ai.run(model, {query, contexts: [{text}], top_k})` → `{response: [{id, score}]}`. The binding is any object
 // with that `run`, so a test (or a proxy) can stand in for it. A binding call cannot be cancelled: an abort stops
 // the waiting, and the answer, when it comes, is dropped.
-import { RerankitError, invalidArgument, optionsObject } from "../../errors.js";
-import { HOSTED_RANKER_KEYS, HostedRanker, describe, stringOption, type HostedRankerOptions, type ScoreRequest, type Scored } from "./hosted_ranker.js";
+import { describeValue, invalidArgument, optionsObject, RerankitError } from "../../errors.js";
+import {HOSTED_RANKER_KEYS, HostedRanker, stringOption, type HostedRankerOptions, type ScoreRequest, type Scored } from "./hosted_ranker.js";
 import { CallControl } from "../../call_control.js";
 
 /** The part of a Workers AI binding (`env.AI`) a reranker calls. */
@@ -47,13 +47,13 @@ export class WorkersAiRanker extends HostedRanker {
   constructor(options: WorkersAiRankerOptions) {
     const o = optionsObject(options, KEYS);
     if (o.ai === null || typeof o.ai !== "object" || typeof (o.ai as { run?: unknown }).run !== "function") {
-      invalidArgument("ai", `expected the Workers AI binding (env.AI, an object with run(model, inputs)), got ${describe(o.ai)}`);
+      invalidArgument("ai", `expected the Workers AI binding (env.AI, an object with run(model, inputs)), got ${describeValue(o.ai)}`);
     }
     // no documented per-request limit: one request per list unless the caller sets one
     super(o, { maxDocumentsPerRequest: Number.MAX_SAFE_INTEGER });
     this.model = o.model === undefined ? "@cf/baai/bge-reranker-base" : stringOption(o.model, "model");
     if (o.runOptions !== undefined && (o.runOptions === null || typeof o.runOptions !== "object")) {
-      invalidArgument("runOptions", `expected an object, got ${describe(o.runOptions)}`);
+      invalidArgument("runOptions", `expected an object, got ${describeValue(o.runOptions)}`);
     }
     this.#ai = o.ai;
     this.#runOptions = o.runOptions;
@@ -72,7 +72,7 @@ export class WorkersAiRanker extends HostedRanker {
       throw new RerankitError(`${this.service}: ${this.model} failed: ${e instanceof Error ? e.message : String(e)}`, "REMOTE");
     }
     const response = (answer as { response?: unknown } | null)?.response;
-    if (!Array.isArray(response)) throw new RerankitError(`${this.service}: unexpected response: expected {response: [{id, score}]}, got ${describe(answer)}`, "REMOTE");
+    if (!Array.isArray(response)) throw new RerankitError(`${this.service}: unexpected response: expected {response: [{id, score}]}, got ${describeValue(answer)}`, "REMOTE");
     return response.map((r) => ({ index: r?.id, score: r?.score }));
   }
 
