@@ -1,21 +1,14 @@
 // `memoryBudgetMiB` (issue #42 part 2): a model loaded with a budget runs each batch with as many rows as fit
 // beside what is held, so the instance's wasm memory stays within the budget; a budget that cannot hold the model
 // and one full-window row is refused at load, naming the option. The rule: src/inference/memory_budget.rs.
-// small-ce-1 is a random-weight BERT (96 hidden, 384 intermediate, 512 positions) from `npm run fixtures`.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import os from "node:os";
-import path from "node:path";
-import { existsSync } from "node:fs";
 import { CrossEncoder, RerankitError, wasmMemoryBytes } from "rerankit";
+import { SMALL_CE as files, longDocuments } from "./small_cross_encoder.mjs";
 
 const MiB = 2 ** 20;
-const dir = path.join(process.env.RERANKIT_MODELS || path.join(os.homedir(), ".cache/rerankit/models"), "small-ce-1");
-if (!existsSync(path.join(dir, "model.onnx"))) throw new Error(`test model ${dir}/model.onnx is missing: run \`npm run fixtures\``);
-const files = { model: path.join(dir, "model.onnx"), tokenizer: path.join(dir, "tokenizer.json"), config: path.join(dir, "config.json") };
-const words = "retrieval ranking passage query document evidence model score batch token window chunk".split(" ");
 // 16 documents that fill the 512-token window, and 8 short ones
-const long = Array.from({ length: 16 }, (_, i) => Array.from({ length: 600 }, (_, j) => words[(i + j * 7) % words.length]).join(" "));
+const long = longDocuments(16, 7);
 const short = long.slice(0, 8).map((d) => d.split(" ").slice(0, 20).join(" "));
 const tooSmall = (e) => e instanceof RerankitError && e.code === "INVALID_ARGUMENT" && e.message.startsWith("memoryBudgetMiB: too small");
 

@@ -3,17 +3,11 @@
 // budget, and the answer is the inline one (to 1e-6: batches of other sizes pad rows differently).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import os from "node:os";
-import path from "node:path";
-import { existsSync } from "node:fs";
 import { CrossEncoder, wasmMemoryBytes } from "rerankit";
+import { SMALL_CE as files, longDocuments } from "./small_cross_encoder.mjs";
 
 const MiB = 2 ** 20;
-const dir = path.join(process.env.RERANKIT_MODELS || path.join(os.homedir(), ".cache/rerankit/models"), "small-ce-1");
-if (!existsSync(path.join(dir, "model.onnx"))) throw new Error(`test model ${dir}/model.onnx is missing: run \`npm run fixtures\``);
-const files = { model: path.join(dir, "model.onnx"), tokenizer: path.join(dir, "tokenizer.json"), config: path.join(dir, "config.json") };
-const words = "retrieval ranking passage query document evidence model score batch token window chunk".split(" ");
-const long = Array.from({ length: 12 }, (_, i) => Array.from({ length: 600 }, (_, j) => words[(i + j * 5) % words.length]).join(" "));
+const long = longDocuments(12, 5);
 
 async function rerank(load, call = {}) {
   const model = await CrossEncoder.load({ ...files, ...load });
