@@ -11,6 +11,7 @@ use rerankit::eval::haystack::sas::{BiEncoderSas, CrossEncoderSas, SasScorer};
 use rerankit::inference::cross_encoder::model_text;
 use rerankit::inference::onnx_import::{decode, external_data};
 use rerankit::inference::{place, CrossEncoder, Device, Embedder, ExternalFile, Pooling, Ranked, RerankOptions};
+use rerankit::rankers::batch::{pair_queries_with_lists, Batch, QueryBatch};
 use rerankit::{Error, Result};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -174,8 +175,8 @@ pub(super) fn rerank_input(queries: &JsValue, lists: &JsValue, nested: bool, opt
     let options: RerankOptions = read_options("", options)?;
     options.validate()?;
     let queries = match queries.as_string() {
-        Some(query) => vec![query],
-        None if list_items("queries", queries)?.is_some() => string_list("queries", queries)?,
+        Some(query) => QueryBatch::One(query),
+        None if list_items("queries", queries)?.is_some() => QueryBatch::Many(string_list("queries", queries)?),
         None if nested => return Err(Error::invalid("queries", "expected a string or an array of strings")),
         None => return Err(Error::invalid("query", "expected a string")),
     };
@@ -185,18 +186,14 @@ pub(super) fn rerank_input(queries: &JsValue, lists: &JsValue, nested: bool, opt
     if !nested && lists.len() != 1 {
         return Err(Error::internal("a single document list is passed as [documents]"));
     }
-    if !nested && queries.len() != 1 {
-        return Err(Error::invalid("queries", format!("{} queries need one document list per query", queries.len())));
-    }
-    if queries.len() != 1 && queries.len() != lists.len() {
-        return Err(Error::invalid("queries", format!("{} queries for {} document lists: give one query, or one per list", queries.len(), lists.len())));
-    }
-    let texts = lists
+    let mut texts = lists
         .iter()
         .enumerate()
         .map(|(l, list)| texts(&if nested { format!("documents[{l}]") } else { "documents".to_string() }, list, &options.embed_meta_fields))
         .collect::<Result<Vec<_>>>()?;
-    let queries = if queries.len() == 1 { vec![queries[0].clone(); texts.len()] } else { queries };
+    let lists = if nested { Batch::Many(texts) } else { Batch::One(texts.remove(0)) };
+    // the rankers' one rule (src/rankers/batch.rs): one query for every list, or one per list
+    let (queries, texts) = pair_queries_with_lists("queries", queries, "documents", lists)?.pairs.into_iter().map(|(_, q, list)| (q, list)).unzip();
     Ok((options, queries, texts))
 }
 
