@@ -49,10 +49,10 @@ export class DefinedMeasure {
   /** The cutoff (`at(k)`), or null for the whole ranking. */
   readonly cutoff: number | null;
   readonly #supportCutoff: boolean;
-  readonly #values: (qrels: Judgement[], run: RankedDocument[], qids: string[]) => Float64Array;
+  readonly #values: (queries: QueryInputs[]) => Float64Array;
 
   /** @internal Use {@link define} or {@link defineByQuery}. */
-  constructor(name: string, supportCutoff: boolean, cutoff: number | null, values: (qrels: Judgement[], run: RankedDocument[], qids: string[]) => Float64Array) {
+  constructor(name: string, supportCutoff: boolean, cutoff: number | null, values: (queries: QueryInputs[]) => Float64Array) {
     this.name = name;
     this.cutoff = cutoff;
     this.#supportCutoff = supportCutoff;
@@ -73,22 +73,30 @@ export class DefinedMeasure {
 
   /** @internal One value per query of `inputs`, in their order. */
   valuesFor(inputs: wasm.QueryInputColumns): Float64Array {
-    const qrels: Judgement[] = [];
-    const run: RankedDocument[] = [];
-    inputs.qids.forEach((queryId, q) => {
+    const queries = inputs.qids.map((queryId, q): QueryInputs => {
+      const judged: Judgement[] = [];
       for (let i = inputs.judgedOffsets[q]; i < inputs.judgedOffsets[q + 1]; i++) {
-        qrels.push({ queryId, docId: inputs.judgedDocIds[i], relevance: inputs.relevance[i] });
+        judged.push({ queryId, docId: inputs.judgedDocIds[i], relevance: inputs.relevance[i] });
       }
+      const ranked: RankedDocument[] = [];
       const end = this.cutoff === null ? inputs.rankedOffsets[q + 1] : Math.min(inputs.rankedOffsets[q + 1], inputs.rankedOffsets[q] + this.cutoff);
-      for (let i = inputs.rankedOffsets[q]; i < end; i++) run.push({ queryId, docId: inputs.rankedDocIds[i], score: inputs.scores[i] });
+      for (let i = inputs.rankedOffsets[q]; i < end; i++) ranked.push({ queryId, docId: inputs.rankedDocIds[i], score: inputs.scores[i] });
+      return { queryId, judged, ranked };
     });
-    return this.#values(qrels, run, inputs.qids);
+    return this.#values(queries);
   }
 
   /** The key. */
   toString(): string {
     return this.key;
   }
+}
+
+/** One evaluated query's judgements and ranking (cut at the measure's cutoff). */
+interface QueryInputs {
+  queryId: string;
+  judged: Judgement[];
+  ranked: RankedDocument[];
 }
 
 function nameOf(impl: unknown, options: unknown, what: string): { name: string; supportCutoff: boolean } {
@@ -111,18 +119,8 @@ function checkedValue(value: unknown, name: string, qid: string): number {
  */
 export function defineByQuery(impl: QueryMeasureFunction, options: DefineOptions = {}): DefinedMeasure {
   const { name, supportCutoff } = nameOf(impl, options, "number");
-  return new DefinedMeasure(name, supportCutoff, null, (qrels, run, qids) => {
-    const values = new Float64Array(qids.length);
-    let [j, r] = [0, 0];
-    qids.forEach((qid, q) => {
-      const judged = [];
-      while (j < qrels.length && qrels[j].queryId === qid) judged.push(qrels[j++]);
-      const ranked = [];
-      while (r < run.length && run[r].queryId === qid) ranked.push(run[r++]);
-      values[q] = checkedValue(impl(judged, ranked), name, qid);
-    });
-    return values;
-  });
+  return new DefinedMeasure(name, supportCutoff, null, (queries) =>
+    Float64Array.from(queries, (q) => checkedValue(impl(q.judged, q.ranked), name, q.queryId)));
 }
 
 /**
@@ -132,11 +130,11 @@ export function defineByQuery(impl: QueryMeasureFunction, options: DefineOptions
  */
 export function define(impl: MeasureFunction, options: DefineOptions = {}): DefinedMeasure {
   const { name, supportCutoff } = nameOf(impl, options, "[queryId, value] pairs");
-  return new DefinedMeasure(name, supportCutoff, null, (qrels, run, qids) => {
-    const index = new Map(qids.map((qid, q) => [qid, q]));
-    const values = new Float64Array(qids.length);
+  return new DefinedMeasure(name, supportCutoff, null, (queries) => {
+    const index = new Map(queries.map((query, q) => [query.queryId, q]));
+    const values = new Float64Array(queries.length);
     const given = new Set<string>();
-    const pairs = impl(qrels, run);
+    const pairs = impl(queries.flatMap((q) => q.judged), queries.flatMap((q) => q.ranked));
     if (pairs === null || typeof pairs !== "object" || typeof (pairs as Iterable<unknown>)[Symbol.iterator] !== "function") {
       invalidArgument(`measure "${name}"`, "expected the function to give an iterable of [queryId, value] pairs");
     }
