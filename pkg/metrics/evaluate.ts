@@ -321,14 +321,15 @@ export function evaluate(qrels: QrelsInput, run: RunInput, measures?: MeasureLis
   let r: ParsedRun | undefined;
   try {
     [r, ownR] = runHandle(run, "run", options?.keepFirstDuplicate === true);
+    const settings = wasmOptions(options);
     const list = measures === undefined || measures === null ? [] : Array.isArray(measures) ? measures : [measures];
     const defined = list.filter((m): m is DefinedMeasure => m instanceof DefinedMeasure);
-    if (defined.length === 0) return shape(wasm.metricsEvaluate(q.handle, r.handle, measures ?? null, wasmOptions(options)));
+    if (defined.length === 0) return shape(wasm.metricsEvaluate(q.handle, r.handle, measures ?? null, settings));
     const names = list.filter((m) => !(m instanceof DefinedMeasure));
-    const named = names.length > 0 || (options !== null && typeof options === "object" && options.profile !== undefined)
-      ? shape(wasm.metricsEvaluate(q.handle, r.handle, names.length > 0 ? names : null, wasmOptions(options)))
+    const named = names.length > 0 || settings.profile !== undefined
+      ? shape(wasm.metricsEvaluate(q.handle, r.handle, names.length > 0 ? names : null, settings))
       : { aggregate: {}, perQuery: {}, runName: r.name };
-    return withDefined(named, defined, wasm.metricsQueryInputs(q.handle, r.handle, wasmOptions(options)), q.numQueries === 0, options?.returnStd === true);
+    return withDefined(named, defined, wasm.metricsQueryInputs(q.handle, r.handle, settings), q.numQueries === 0, settings.returnStd === true);
   } finally {
     if (ownQ) q.free();
     if (ownR && r) r.free();
