@@ -1,7 +1,5 @@
-/** Stable error codes: switch on `err.code`, never on the message. */
-/** `REMOTE`: a hosted reranker failed (HTTP error, unreachable, malformed answer); see docs/hosted_rankers.md. */
-/** `FREED`: a method of an object whose `free()` was called (a model, a parsed run…): make it again. */
-export type ErrorCode = "INVALID_ARGUMENT" | "MODEL_LOAD" | "TOKENIZER" | "UNSUPPORTED" | "PARSE" | "INTERNAL" | "ABORTED" | "REMOTE" | "FREED";
+import type { ErrorCode } from "./rust_types.js";
+export type { ErrorCode } from "./rust_types.js";
 
 /** Every error rerankit throws. `message` names the offending field (`documents[2].meta.date: …`). */
 export class RerankitError extends Error {

@@ -5,8 +5,11 @@
 
 use std::fmt;
 
-/// Stable, machine-readable error codes (the `code` property of the JS `RerankitError`).
+/// The stable, machine-readable `code` of a `RerankitError`: switch on `err.code`, never on the message.
+/// `REMOTE`: a hosted reranker failed (HTTP error, unreachable, malformed answer; docs/hosted_rankers.md).
+/// `FREED`: a method of an object whose `free()` was called (a model, a parsed run…): make it again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "SCREAMING_SNAKE_CASE"))]
 pub enum ErrorCode {
     /// A caller-supplied value has the wrong type, range or shape.
     InvalidArgument,
@@ -20,6 +23,14 @@ pub enum ErrorCode {
     Parse,
     /// A bug in rerankit: please report it.
     Internal,
+    // The last three are raised by the JavaScript side only; they are declared here so that every code has one
+    // declaration, the one TypeScript's `ErrorCode` is rendered from (src/typescript.rs).
+    /// The caller's `AbortSignal` (or a fallback's timeout) stopped the call.
+    Aborted,
+    /// A hosted ranker's service failed or answered something unexpected (`details.status` has the HTTP status).
+    Remote,
+    /// The object (or one it was given) was freed with `free()`.
+    Freed,
 }
 
 impl ErrorCode {
@@ -32,14 +43,28 @@ impl ErrorCode {
             ErrorCode::Unsupported => "UNSUPPORTED",
             ErrorCode::Parse => "PARSE",
             ErrorCode::Internal => "INTERNAL",
+            ErrorCode::Aborted => "ABORTED",
+            ErrorCode::Remote => "REMOTE",
+            ErrorCode::Freed => "FREED",
         }
     }
 
+    /// Every code.
+    pub const ALL: [ErrorCode; 9] = [
+        Self::InvalidArgument,
+        Self::ModelLoad,
+        Self::Tokenizer,
+        Self::Unsupported,
+        Self::Parse,
+        Self::Internal,
+        Self::Aborted,
+        Self::Remote,
+        Self::Freed,
+    ];
+
     /// The code named by [`ErrorCode::as_str`]'s text.
     pub fn parse(code: &str) -> Option<Self> {
-        [Self::InvalidArgument, Self::ModelLoad, Self::Tokenizer, Self::Unsupported, Self::Parse, Self::Internal]
-            .into_iter()
-            .find(|c| c.as_str() == code)
+        Self::ALL.into_iter().find(|c| c.as_str() == code)
     }
 }
 

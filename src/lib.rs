@@ -11,6 +11,7 @@
 //! - [`options`]: option structs read from JSON, with errors that name the field.
 //! - [`rankers`]: recentness, lost-in-the-middle, diversity, rank fusion, adaptive weight.
 //! - [`stable_sort`]: `sort_by` with one instance per element type (wasm size).
+//! - `typescript` (tests only): renders pkg/rust_types.ts, the TypeScript declarations of the option types.
 
 pub mod byte_order_mark;
 pub mod document;
@@ -23,6 +24,8 @@ pub mod options;
 pub mod python;
 pub mod rankers;
 pub mod stable_sort;
+#[cfg(all(test, feature = "cpu"))]
+mod typescript;
 
 pub use document::Document;
 pub use error::{Error, ErrorCode, Result};

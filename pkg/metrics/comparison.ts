@@ -3,6 +3,7 @@
 // statistics and the tables are computed in the Rust core (src/metrics/comparison/, src/metrics/formats/ranx_report.rs,
 // src/rankers/fusion/optimize.rs); see docs/eval.md "Comparing runs like ranx".
 import * as wasm from "../wasm/rerankit.js";
+import type * as rust from "../rust_types.js";
 import { invalidArgument } from "../errors.js";
 import { OwnedWasm, notMadeByRerankit } from "../runtimes/wasm_instance.js";
 import { ParsedRun, qrelsHandle, runHandle, wasmOptions, type EvaluateOptions, type QrelsInput, type RunInput } from "./evaluate.js";
@@ -166,12 +167,7 @@ function compareMany(qrels: QrelsInput, runs: RunInput[], measures?: string | st
 }
 
 /** Options of `compareRuns` for two runs, beside `evaluate`'s. */
-export interface CompareOptions extends EvaluateOptions {
-  /** Permutations of Fisher's randomisation test (default 1000, as ranx). */
-  trials?: number;
-  /** Its seed, numpy's legacy seed 0 ≤ s < 2³² (default 42): the same seed gives ranx's p-value. */
-  seed?: number;
-}
+export interface CompareOptions extends EvaluateOptions, Partial<Pick<rust.EvaluateOptions, "trials" | "seed">> {}
 
 /** Two runs compared on one measure. */
 export interface MeasureComparison {

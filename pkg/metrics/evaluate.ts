@@ -8,6 +8,7 @@
 // Text is parsed inside wasm in one call; objects are flattened here into columns and cross the boundary once;
 // columnar input crosses as its typed arrays, the query ids joined and the document ids as one UTF-8 buffer.
 import * as wasm from "../wasm/rerankit.js";
+import type * as rust from "../rust_types.js";
 import type { ColumnarQrels, ColumnarRun } from "../wasm/rerankit.js";
 import { checkListLength, invalidArgument } from "../errors.js";
 import { OwnedWasm, notMadeByRerankit } from "../runtimes/wasm_instance.js";
@@ -81,54 +82,16 @@ export type QrelsInput = string | Uint8Array | NestedScores | ColumnarQrels | Pa
 /** A run: TREC text, its bytes, a ranx-shaped `{qid: {docno: score}}`, columns, or parseRun's result. */
 export type RunInput = string | Uint8Array | NestedScores | ColumnarRun | ParsedRun;
 
+export type { QueryScope, TiePolicy, Dialect, RecallRounding } from "../rust_types.js";
+
 /** Options of `evaluate` (trec_eval's command-line options by name). */
-export interface EvaluateOptions {
-  /** Grades ≥ this are relevant (trec_eval `-l`). Default 1. */
-  relevanceLevel?: number;
-  /** Average over every query of the qrels; a query missing from the run scores 0 (trec_eval `-c`). */
-  complete?: boolean;
-  /** Which queries: "judged" (in both; trec_eval's default), "qrels" (`-c`), "run" (every run query; Haystack). */
-  scope?: "judged" | "qrels" | "run";
-  /** Keep only the top n of each query after ranking (trec_eval `-M`; Haystack's simulated_top_k_retriever). */
-  maxResults?: number;
+export interface EvaluateOptions extends Partial<Omit<rust.EvaluateOptions, "trials" | "seed" | "intents">> {
   /**
-   * Rank only the retrieved documents judged with a grade ≥ 0, after the maxResults cut (trec_eval `-J`): one
-   * absent from the qrels or judged with a negative grade is dropped. Default false.
+   * Intent-aware (diversity) qrels, `qid subtopic docno grade` per line (TREC Web track / ndeval format), as text
+   * or UTF-8 bytes, for ndeval's measures (`alpha_nDCG@k`, `ERR_IA@k`, `nERR_IA@k`, `P_IA@k`, `StRecall@k`,
+   * `AP_IA`, `NRBP`, `nNRBP`); the ordinary qrels still decide which queries are evaluated.
    */
-  judgedOnly?: boolean;
-  /** Ties: "trec_eval" (score desc, then docno desc — default) or "input" (the run's order as given). */
-  ties?: "trec_eval" | "input";
-  /** Documents in the collection (trec_eval `-N`; `utility` only). */
-  collectionSize?: number;
-  /** Measures and settings of another tool: "haystack", "graphrag", "graphrag@k", "trec_eval". */
-  profile?: string;
-  /**
-   * Whose meaning a measure name has where the tools' names collide (docs/eval.md "Measure names and
-   * dialects"): "trec_eval" (the default of evaluate and compareRuns(a, b): `recall` is recall_5 … recall_1000,
-   * `P` is P_5 … P_1000), "ranx" (the default of compareRuns with an array of runs: `recall` is recall over the
-   * whole ranking, `hits`/`hit_rate` likewise, `rbp.95`; an empty run is refused, as ranx refuses it) or
-   * "ir_measures" (its case-sensitive names as ir_measures reads them: `P`, `Recall` without `@k` are errors;
-   * every query of the qrels is evaluated; empty qrels give an empty result, as in ir_measures).
-   */
-  dialect?: "trec_eval" | "ranx" | "ir_measures";
-  /** A document listed twice for a query: keep the first instead of failing (text and Map runs). */
-  keepFirstDuplicate?: boolean;
-  /**
-   * Recall level → number of relevant documents for iprec_at_recall / 11pt_avg: "trec_eval_10" (round, the
-   * default) or "trec_eval_9" (⌊x·R + 0.9⌋, what pytrec_eval embeds).
-   */
-  recallRounding?: "trec_eval_10" | "trec_eval_9";
-  /**
-   * Intent-aware (diversity) qrels, `qid subtopic docno grade` per line (TREC Web track / ndeval format), for
-   * ndeval's measures (`alpha_nDCG@k`, `ERR_IA@k`, `nERR_IA@k`, `P_IA@k`, `StRecall@k`, `AP_IA`, `NRBP`,
-   * `nNRBP`); the ordinary qrels still decide which queries are evaluated.
-   */
-  intents?: string | Uint8Array;
-  /**
-   * Also report each measure's standard deviation over the evaluated queries in `Evaluation.std`, as ranx's
-   * `evaluate(..., return_std=True)` does (numpy's population standard deviation, ddof 0). Default false.
-   */
-  returnStd?: boolean;
+  intents?: string | Uint8Array | null;
 }
 
 /** A measure's value: a number, or text for trec_eval's text measures (`runid`, `relstring`). */

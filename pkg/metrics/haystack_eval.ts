@@ -3,52 +3,18 @@
 // `wrongExamples`, CSV exactly as `EvaluationResult.save` writes it, and the official SQuAD v1.1 / v2.0
 // exact-match and F1 (`squadEvaluate`, `normalizeAnswer`). The Rust docs in src/eval/haystack/ carry the rules.
 import * as wasm from "../wasm/rerankit.js";
+import type * as rust from "../rust_types.js";
 import { RerankitError, invalidArgument, optionsObject } from "../errors.js";
 import { OwnedWasm, notMadeByRerankit } from "../runtimes/wasm_instance.js";
 import type { DocumentDict, LabelDict, Span } from "../document.js";
 
-/** `document_scope` of `calculate_metrics`: what makes a retrieved document relevant. */
-export type DocumentScope =
-  | "document_id"
-  | "context"
-  | "document_id_and_context"
-  | "document_id_or_context"
-  | "answer"
-  | "document_id_or_answer";
-
-/** `answer_scope` of `calculate_metrics`: where a predicted answer must come from to count. */
-export type AnswerScope = "any" | "context" | "document_id" | "document_id_and_context";
-
-/** `integrated` (the node's input came from the pipeline) or `isolated` (it was fed the gold documents). */
-export type EvalMode = "integrated" | "isolated";
+export type { DocumentScope, AnswerScope, EvalMode } from "../rust_types.js";
 
 /** Options of `calculateMetrics` (Haystack's defaults: no simulation, `document_id_or_answer`, `any`, `integrated`). */
-export interface HaystackMetricsOptions {
-  /** Keep only the top k answers of each query (-1: all). */
-  simulatedTopKReader?: number;
-  /** Keep only the top k documents of each query, also for the reader's answer scopes (-1: all). */
-  simulatedTopKRetriever?: number;
-  /** What makes a retrieved document relevant (default `"document_id_or_answer"`). */
-  documentScope?: DocumentScope;
-  /** Where a predicted answer must come from to count (default `"any"`). */
-  answerScope?: AnswerScope;
-  /** Which rows to score: the pipeline's (`"integrated"`, default) or the node's fed gold input (`"isolated"`). */
-  evalMode?: EvalMode;
-}
+export interface HaystackMetricsOptions extends Partial<rust.MetricsOptions> {}
 
 /** Options of `wrongExamples` (Haystack's defaults: n 3, recall_single_hit / f1, thresholds 0.5). */
-export interface WrongExamplesOptions extends HaystackMetricsOptions {
-  /** How many queries (the worst first). */
-  n?: number;
-  /** The document metric that ranks queries (`recall_single_hit`, `recall_multi_hit`, `precision`, `map`, `mrr`, `ndcg`). */
-  documentMetric?: string;
-  /** The answer metric that ranks queries (`exact_match`, `f1`, `sas` when present). */
-  answerMetric?: string;
-  /** Queries whose document metric is above this are not wrong. */
-  documentMetricThreshold?: number;
-  /** Queries whose answer metric is above this are not wrong. */
-  answerMetricThreshold?: number;
-}
+export interface WrongExamplesOptions extends Partial<rust.WrongExamplesOptions> {}
 
 /** One row of a node's table: Haystack's columns (`query`, `gold_answers`, `*_match`, `rank`, `type`, …). */
 export type EvalRow = Record<string, unknown>;
@@ -128,14 +94,7 @@ export interface EvaluationInput {
 }
 
 /** Haystack's context matching (`context_matching_min_length`, `…_boost_split_overlaps`, `…_threshold`). */
-export interface ContextMatchingOptions {
-  /** Default 100. */
-  minLength?: number;
-  /** Default true. */
-  boostSplitOverlaps?: boolean;
-  /** Default 65. */
-  threshold?: number;
-}
+export interface ContextMatchingOptions extends Partial<rust.ContextMatching> {}
 
 /** CSV files: `{"Retriever.csv": text}` or `[[name, text], ...]` (the node name is the file stem). */
 export type CsvFiles = Record<string, string> | Array<[string, string]>;
@@ -311,10 +270,7 @@ export interface SquadV2Result {
 }
 
 /** Which official script runs: `"1.1"` or `"2.0"`; absent: the dataset's `version`, else 2.0 when a question has `is_impossible`. */
-export interface SquadOptions {
-  /** The script: `"1.1"` or `"2.0"` (absent: from the dataset). */
-  version?: "1.1" | "2.0";
-}
+export interface SquadOptions extends Partial<rust.SquadOptions> {}
 
 /** The official script's outcome. */
 export interface SquadEvaluation {

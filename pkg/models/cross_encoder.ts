@@ -1,6 +1,7 @@
 // Cross-encoder reranking and bi-encoder embeddings on the CPU (tract compiled to wasm, one thread).
 // Semantics: docs/parity.md §2 (Haystack's SentenceTransformersRanker) plus Cohere-style chunking of long documents.
 import * as wasm from "../wasm/rerankit.js";
+import type * as rust from "../rust_types.js";
 import type { EncodedPair } from "../wasm/rerankit.js";
 import { MAX_LIST_LENGTH, invalidArgument } from "../errors.js";
 import { loadBytes, type LoadProgress, type ModelSource, type SourceCache } from "./model_source.js";
@@ -15,7 +16,7 @@ import { workerCount, type WorkersOption } from "./pool.js";
 export type Device = "cpu" | "webgpu";
 
 /** Options of `CrossEncoder.load`: the model's files and how it runs. */
-export interface ModelLoadOptions {
+export interface ModelLoadOptions extends Partial<rust.LoadOptions> {
   /** The ONNX graph: URL, bytes, or (Node/Deno) a file path. */
   model: ModelSource;
   /** `tokenizer.json`. */
@@ -43,17 +44,6 @@ export interface ModelLoadOptions {
    * Workers) runs inline. See pkg/models/pool.ts.
    */
   workers?: WorkersOption;
-  /** Window in tokens (special tokens included); default the model's position limit (512 for BERT). */
-  maxLength?: number;
-  /** Cap on query tokens (default maxLength / 2). */
-  maxQueryTokens?: number;
-  /**
-   * The most wasm memory, in MiB, the instance may reach through this model's calls: each batch runs as many of
-   * `batchSize` rows as fit beside what is already held (a Cloudflare Worker has 128 MB). A budget that cannot
-   * hold the loaded model and one row of `maxLength` tokens is refused with `INVALID_ARGUMENT`. CPU only: WebGPU
-   * batches hold their activations on the GPU. Default: none (batches of `batchSize`).
-   */
-  memoryBudgetMiB?: number;
   /** Called as each file downloads: `{file, loaded, total}`. */
   onProgress?: (progress: LoadProgress) => void;
   /** Stops the downloads: the load rejects with a RerankitError `ABORTED`. */
@@ -63,42 +53,13 @@ export interface ModelLoadOptions {
 }
 
 /** Options of `CrossEncoder.rerank` and `rerankBatch`. */
-export interface RerankOptions {
-  /** Keep this many best documents; `null` keeps all. Default 10. */
-  topK?: number | null;
-  /** Pairs per model call. Default 16. */
-  batchSize?: number;
-  /** Sigmoid on one-logit models (default true); raw logits when false. */
-  scaleScore?: boolean;
-  /** sigmoid(logit × calibrationFactor). Default 1. */
-  calibrationFactor?: number;
-  /** Drop documents scoring below this (after scaling). */
-  scoreThreshold?: number | null;
-  /** Long documents: chunks scored per document, the best kept. Default 10; 1 = plain truncation. */
-  maxChunksPerDoc?: number;
-  /** Tokens shared by consecutive chunks. Default 0. */
-  chunkOverlap?: number;
-  /** Meta fields whose values precede the content (joined with "\n") in the text the model reads. */
-  embedMetaFields?: string[];
+export interface RerankOptions extends Partial<rust.RerankOptions> {
   /** Include the input document in each result. Default false. */
   returnDocuments?: boolean;
   /** Stops the call between batches: it rejects with a RerankitError `ABORTED`. */
   signal?: AbortSignal;
   /** `{done, total}` after each batch, counted in model inputs (a long document's chunks count one each). */
   onProgress?: ProgressHandler;
-  /**
-   * Score only the first this many documents of each list — your first-stage order — and return the others after
-   * them, unscored, in their order (each result then says `scored`). Default: all.
-   */
-  maxDocuments?: number | null;
-  /**
-   * A time budget for the whole call, in milliseconds (an edge function's CPU limit, a page's patience). The
-   * documents are scored in your order, batch by batch; no batch starts once the time is up or when the longest
-   * batch so far would end past it, and the call returns every document: the scored ones ranked first, the rest
-   * after them in your order, each result saying whether it was `scored`. On the CPU, inline and with workers; a
-   * model on WebGPU runs the call whole.
-   */
-  deadlineMs?: number | null;
   /** The clock `deadlineMs` is measured on, in milliseconds. Default `performance.now`; give your own to test. */
   clock?: () => number;
 }
@@ -317,9 +278,7 @@ export class CrossEncoder implements Ranker<RerankOptions> {
 }
 
 /** Options of `CrossEncoder.score`. */
-export interface ScoreOptions {
-  /** Pairs per model call. Default 16. */
-  batchSize?: number;
+export interface ScoreOptions extends Partial<rust.ScoreOptions> {
   /** Stops the call between batches: it rejects with a RerankitError `ABORTED`. */
   signal?: AbortSignal;
   /** `{done, total}` pairs after each batch. */
@@ -327,11 +286,7 @@ export interface ScoreOptions {
 }
 
 /** Options of `Embedder.embed`. */
-export interface EmbedOptions {
-  /** L2-normalise each vector (cosine similarity = dot product). Default: the model's (`normalize` at load), else false. */
-  normalize?: boolean;
-  /** Texts per model call. Default 32. */
-  batchSize?: number;
+export interface EmbedOptions extends Partial<rust.EmbedOptions> {
   /** Stops the call between batches: it rejects with a RerankitError `ABORTED`. */
   signal?: AbortSignal;
   /** `{done, total}` texts after each batch. */

@@ -1,52 +1,16 @@
 // Rank fusion over ranx-shaped runs, and the adaptive reranker weight with the score combination it weighs.
 // Semantics: ranx 0.3.21's fusion (src/rankers/fusion/, one module per method, formulas in their docs) and docs/parity.md §6.
 import * as wasm from "../wasm/rerankit.js";
+import type * as rust from "../rust_types.js";
 import { checkListLength, invalidArgument } from "../errors.js";
 
 /** A run in ranx's shape: `{queryId: {docId: score}}`. */
 export type FusionRun = Record<string, Record<string, number>>;
 
-/** A fusion method by ranx's name (`sum`, `mnz`… also spelt `combsum`, `combmnz`…). */
-export type FusionMethodName =
-  | "rrf" | "wsum" | "mixed" | "wmnz"
-  | "sum" | "combsum" | "mnz" | "combmnz" | "max" | "combmax" | "min" | "combmin" | "anz" | "combanz" | "med" | "combmed" | "gmnz" | "combgmnz"
-  | "isr" | "log_isr" | "logn_isr" | "rbc" | "bordafuse" | "w_bordafuse" | "condorcet" | "w_condorcet"
-  | "probfuse" | "bayesfuse" | "mapfuse" | "posfuse" | "segfuse" | "slidefuse";
-
-/** A normalisation by ranx's name; `"none"` or `null` for none. */
-export type FusionNorm = "min-max" | "min_max" | "min-max-inverted" | "min_max_inverted" | "max" | "sum" | "zmuv" | "z-score" | "rank" | "borda" | "none";
+export type { FusionMethodName, FusionNorm, PositionError } from "../rust_types.js";
 
 /** Options of `fuse` (ranx's `fuse(runs, norm, method, params)`, the params beside the method under ranx's names). */
-export interface FuseOptions {
-  /**
-   * `"rrf"` (default); `"wsum"`, `"mixed"`, `"wmnz"` (weights); `"sum"`, `"mnz"`, `"max"`, `"min"`, `"anz"`, `"med"`,
-   * `"gmnz"` (gamma) over the normalised scores; `"isr"`, `"log_isr"`, `"logn_isr"` (sigma), `"rbc"` (phi),
-   * `"bordafuse"`, `"w_bordafuse"` (weights), `"condorcet"`, `"w_condorcet"` (weights) over the positions; the trained
-   * `"probfuse"`, `"posfuse"`, `"segfuse"` (probs), `"slidefuse"` (probs, w), `"bayesfuse"` (logOdds), `"mapfuse"`
-   * (mapScores), whose params `optimizeFusion` trains.
-   */
-  method?: FusionMethodName;
-  /** RRF's k (default 60). */
-  k?: number;
-  /** One weight per run (`wsum`, `mixed`, `wmnz`, `w_bordafuse`, `w_condorcet`). */
-  weights?: number[];
-  /** `rbc`'s persistence φ. */
-  phi?: number;
-  /** `gmnz`'s exponent γ. */
-  gamma?: number;
-  /** `logn_isr`'s σ in [0, 1] (default 0.01). */
-  sigma?: number;
-  /** `slidefuse`'s window half-width. */
-  w?: number;
-  /** Trained probabilities, one array per run (`probfuse`, `posfuse`, `segfuse`, `slidefuse`). */
-  probs?: number[][];
-  /** `bayesfuse`'s trained log-odds, one array per run. */
-  logOdds?: number[][];
-  /** `mapfuse`'s trained MAP, one per run. */
-  mapScores?: number[];
-  /** Normalisation per run and query before fusing: `"min-max"` (default, as ranx), `"min-max-inverted"`, `"max"`, `"sum"`, `"zmuv"` / `"z-score"`, `"rank"`, `"borda"`, or `null` / `"none"`. The position-based methods see it only through the order it gives. */
-  norm?: FusionNorm | null;
-}
+export interface FuseOptions extends Partial<rust.FusionOptions> {}
 
 /**
  * Fuses ranx-shaped runs as ranx's `fuse` does, with any of ranx's methods and normalisations: normalise each run
@@ -74,12 +38,7 @@ export function scores(field: string, xs: unknown): Float64Array {
 }
 
 /** Options of `adaptiveWeight`. */
-export interface AdaptiveWeightOptions {
-  /** `"rmse"` (default) or `"mae"` over the rank changes. */
-  error?: "rmse" | "mae";
-  /** The floor of the weight (default 0). */
-  minWeight?: number;
-}
+export interface AdaptiveWeightOptions extends Partial<rust.AdaptiveWeightOptions> {}
 
 /**
  * The adaptive reranker weight (seed 002): the RMSE or MAE between each document's rank before and after
@@ -97,12 +56,7 @@ export function adaptiveWeight(beforeScores: ArrayLike<number>, afterScores: Arr
 }
 
 /** Options of `combineScores`. */
-export interface CombineScoresOptions {
-  /** Default 1. */
-  retrieverWeight?: number;
-  /** Default 1; the adaptive weight is a natural choice. */
-  rerankerWeight?: number;
-}
+export interface CombineScoresOptions extends Partial<rust.CombineScoresOptions> {}
 
 /** The blog's combined score `(s × retrieverWeight + r × rerankerWeight) / 2` for each document. */
 export function combineScores(retrieverScores: ArrayLike<number>, rerankerScores: ArrayLike<number>, options: CombineScoresOptions = {}): number[] {

@@ -4,6 +4,7 @@
 // Every `run` takes a list of documents or a list of lists (each list ranked on its own) and answers in the same
 // shape. Returned documents are shallow copies of the given ones with the new `score` (inputs are not mutated).
 import * as wasm from "../wasm/rerankit.js";
+import type * as rust from "../rust_types.js";
 import { Document, type DocumentDict, type DocumentInit } from "../document.js";
 import { MAX_LIST_LENGTH, RerankitError, checkListLength, invalidArgument } from "../errors.js";
 
@@ -52,19 +53,10 @@ function reshape<T>(lists: T[][], nested: boolean): T[] | T[][] {
 
 // ------------------------------------------------------------------------------------------ RecentnessRanker
 
-/** How `RecentnessRanker` combines relevance and age: by rank (RRF) or by score. */
-export type RankingMode = "reciprocal_rank_fusion" | "score";
+export type { RankingMode, Similarity, StrategyName } from "../rust_types.js";
 
 /** Options of `RecentnessRanker`. */
-export interface RecentnessRankerOptions {
-  /** The meta key that holds each document's date (ISO 8601, RFC 2822, `2021/05/01`, epoch seconds, …). */
-  dateMetaField: string;
-  /** In [0, 1]: 0 ignores age, 0.5 (default) weighs relevance and age equally, 1 sorts by age alone. */
-  weight?: number;
-  /** How many documents to return per list, sliced as Haystack slices (`documents[:topK]`): a negative count leaves out the last `-topK`; 0 or `null` (default) returns all. */
-  topK?: number | null;
-  /** `"reciprocal_rank_fusion"` (default) or `"score"` (needs retriever scores in [0, 1]). */
-  rankingMode?: RankingMode;
+export interface RecentnessRankerOptions extends Partial<Omit<rust.RecentnessOptions, "dateMetaField">>, Pick<rust.RecentnessOptions, "dateMetaField"> {
   /** Receives each warning of `run` (unparsable dates, scores outside [0, 1]). Default: `console.warn`. */
   onWarning?: (message: string) => void;
 }
@@ -124,14 +116,7 @@ export class RecentnessRanker {
 // ------------------------------------------------------------------------------------------ LostInTheMiddleRanker
 
 /** Options of `LostInTheMiddleRanker`. */
-export interface LostInTheMiddleRankerOptions {
-  /** Keep documents until their total word count reaches this (the document that reaches it is kept). */
-  wordCountThreshold?: number | null;
-  /** Cut the last kept document so the total equals `wordCountThreshold` exactly (Haystack 1.x). */
-  truncateDocument?: boolean;
-  /** Keep only the first `topK` input documents before reordering, sliced as Haystack slices: a negative count leaves out the last `-topK`; 0 or `null` (default) keeps all. */
-  topK?: number | null;
-}
+export interface LostInTheMiddleRankerOptions extends Partial<rust.LostInTheMiddleOptions> {}
 
 /**
  * Haystack's LostInTheMiddleRanker: the most relevant documents (input order) go to both ends, the least relevant
@@ -181,17 +166,9 @@ export type DiversityQuery = string | ArrayLike<number> | {
 };
 
 /** Options of `DiversityRanker`. */
-export interface DiversityRankerOptions {
+export interface DiversityRankerOptions extends Partial<rust.DiversityOptions> {
   /** Embeds query texts and documents that have no `embedding`. Without it, embeddings must be given. */
   embedder?: TextEmbedder | null;
-  /** `"dot_product"` (default) or `"cosine"` (vectors L2-normalised first). */
-  similarity?: "dot_product" | "cosine";
-  /** `"greedy"` (default: least mean similarity to the picked documents) or `"mmr"`. */
-  strategy?: "greedy" | "mmr";
-  /** MMR trade-off in [0, 1] (1 = relevance only). Default 0.5. */
-  lambda?: number;
-  /** How many documents to pick per list, as Haystack's `[:topK]`: 0 picks none, a negative count leaves out the last `-topK`; `null` (default) orders all of them. */
-  topK?: number | null;
 }
 
 function isNumberArray(x: unknown): x is ArrayLike<number> {

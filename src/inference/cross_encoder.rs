@@ -27,8 +27,9 @@ use crate::python::values::truthy;
 use crate::{Document, Error, Result};
 use serde_json::Value;
 
-/// Options of raw scoring (JS: `score(pairs, {batchSize})`).
+/// Options of `CrossEncoder.score` (raw scores of query–document pairs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct ScoreOptions {
     /// Pairs per model call. Default 16.
@@ -41,33 +42,37 @@ impl Default for ScoreOptions {
     }
 }
 
-/// Options of [`CrossEncoder::rerank`] (JS: `rerank(query, docs, {topK, …})`); an absent key keeps its default,
-/// `topK: null` keeps every document.
+/// Options of `CrossEncoder.rerank` and `rerankBatch`; an absent key keeps its default.
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct RerankOptions {
-    /// Keep this many best documents; `None` keeps all. Default `Some(10)`.
+    /// Keep this many best documents; `null` keeps all. Default 10.
     pub top_k: Option<usize>,
     /// Pairs per model call. Default 16 (Haystack's default).
     pub batch_size: usize,
-    /// Apply the sigmoid to one-logit models; `None` = the default (on for one-logit models).
+    /// Sigmoid on one-logit models (default true); raw logits when false.
     pub scale_score: Option<bool>,
-    /// Multiplies the logit before the sigmoid. Default 1.
+    /// sigmoid(logit × calibrationFactor). Default 1.
     pub calibration_factor: f32,
-    /// Drop documents whose (scaled) score is below this.
+    /// Drop documents scoring below this (after scaling).
     pub score_threshold: Option<f32>,
-    /// Chunks scored per long document (max kept). Default 10; 1 = plain only_second truncation.
+    /// Long documents: chunks scored per document, the best kept. Default 10; 1 = plain truncation.
     pub max_chunks_per_doc: usize,
     /// Tokens shared by consecutive chunks. Default 0.
     pub chunk_overlap: usize,
-    /// Meta fields whose values precede the content (joined with `"\n"`) in the model's document text.
+    /// Meta fields whose values precede the content (joined with "\n") in the text the model reads.
     pub embed_meta_fields: Vec<String>,
-    /// Score only the first this many documents of each list (the caller's first-stage order); the others come
-    /// back unscored, after the scored ones, in their order. `None` scores all.
+    /// Score only the first this many documents of each list — your first-stage order — and return the others
+    /// after them, unscored, in their order (each result then says `scored`). Default: all.
     pub max_documents: Option<usize>,
-    /// A time budget for the call, in milliseconds. The batches then follow the caller's order, and the caller's
-    /// clock stops the call between batches ([`RerankWork::rank_partial`] ranks what was scored); Rust only checks
-    /// the value.
+    /// A time budget for the whole call, in milliseconds (an edge function's CPU limit, a page's patience). The
+    /// documents are scored in your order, batch by batch; no batch starts once the time is up or when the
+    /// longest batch so far would end past it, and the call returns every document: the scored ones ranked
+    /// first, the rest after them in your order, each result saying whether it was `scored`. On the CPU, inline
+    /// and with workers; a model on WebGPU runs the call whole.
+    // Rust only checks the value: the caller's clock stops the call between batches, and
+    // [`RerankWork::rank_partial`] ranks what was scored.
     pub deadline_ms: Option<f64>,
 }
 

@@ -48,11 +48,13 @@ impl Pooling {
     }
 }
 
-/// Options of [`Embedder::embed`] (JS: `embed(texts, {normalize, batchSize})`).
+/// Options of `Embedder.embed`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct EmbedOptions {
-    /// L2-normalise each vector; `None`: the model's default (the wrapper's `normalize` at load).
+    /// L2-normalise each vector (cosine similarity = dot product). Default: the model's (`normalize` at load),
+    /// else false.
     pub normalize: Option<bool>,
     /// Texts per model call. Default 32.
     pub batch_size: usize,

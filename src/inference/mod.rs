@@ -73,17 +73,21 @@ impl<'a> PreparedModel<'a> {
     }
 }
 
-/// Load-time options.
+/// Options of loading a model that the model itself reads (the files and devices are the loader's).
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct LoadOptions {
     /// Window in tokens, special tokens included. Default: `config.json`'s `max_position_embeddings`, else the
     /// graph's position table, else 512.
     pub max_length: Option<usize>,
-    /// Cap on query tokens. Default `max_length / 2`.
+    /// Cap on query tokens. Default `maxLength / 2`.
     pub max_query_tokens: Option<usize>,
-    /// The most memory (MiB) the model's calls may let the instance hold; batches run fewer rows to stay within it
-    /// ([`memory_budget`]). Default none: batches run `batchSize` rows.
+    /// The most wasm memory, in MiB, the instance may reach through this model's calls: each batch runs as many
+    /// of `batchSize` rows as fit beside what is already held (a Cloudflare Worker has 128 MB). A budget that
+    /// cannot hold the loaded model and one row of `maxLength` tokens is refused with `INVALID_ARGUMENT`. CPU
+    /// only: WebGPU batches hold their activations on the GPU. Default: none (batches of `batchSize`).
+    // The batch costs and the room: [`memory_budget`].
     #[serde(rename = "memoryBudgetMiB")]
     pub memory_budget_mib: Option<f64>,
 }

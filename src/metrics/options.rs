@@ -13,37 +13,50 @@ use super::names::dialect::{parse_measures_in, Dialect, MeasureRequest};
 use super::names::profiles::profile;
 use crate::error::{Error, Result};
 
+/// Options of `evaluate` and `compareRuns`.
+// The doc comments of the option structs are the API reference of their TypeScript types too (pkg/options.ts is
+// rendered from them, src/options/typescript.rs): they speak to JavaScript callers (`null`, not `None`).
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct EvaluateOptions {
-    /// Grades ≥ this are relevant (trec_eval `-l`).
+    /// Grades ≥ this are relevant (trec_eval `-l`). Default 1.
     pub relevance_level: Option<i64>,
-    /// Every query of the qrels (trec_eval `-c`): the same as `scope: "qrels"`.
+    /// Average over every query of the qrels; a query missing from the run scores 0 (trec_eval `-c`): the same
+    /// as `scope: "qrels"`.
     pub complete: Option<bool>,
+    /// Which queries are evaluated.
     pub scope: Option<QueryScope>,
-    /// Keep the top n of each query after ranking (trec_eval `-M`).
+    /// Keep only the top n of each query after ranking (trec_eval `-M`; Haystack's simulated_top_k_retriever).
     pub max_results: Option<usize>,
-    /// Rank only the retrieved documents judged with a grade ≥ 0 (trec_eval `-J`).
+    /// Rank only the retrieved documents judged with a grade ≥ 0, after the maxResults cut (trec_eval `-J`): one
+    /// absent from the qrels or judged with a negative grade is dropped. Default false.
     pub judged_only: Option<bool>,
+    /// How documents of equal score are ordered.
     pub ties: Option<TiePolicy>,
-    /// Documents in the collection (trec_eval `-N`).
+    /// Documents in the collection (trec_eval `-N`; `utility` only).
     pub collection_size: Option<u64>,
-    /// The measures and settings of another tool (see [`profile`]).
+    /// Measures and settings of another tool: "haystack", "graphrag", "graphrag@k", "trec_eval".
     pub profile: Option<String>,
-    /// Whose meaning a colliding measure name has ([`Dialect`]); "ir_measures" also evaluates every query of
-    /// the qrels (ir_measures' scope) unless `scope` or `complete` says otherwise.
+    /// Whose meaning a measure name has where the tools' names collide (docs/eval.md "Measure names and
+    /// dialects"). The "ir_measures" dialect also evaluates every query of the qrels (ir_measures' scope) unless
+    /// `scope` or `complete` says otherwise.
     pub dialect: Option<Dialect>,
-    /// A run's repeated document keeps its first score instead of being an error (read when a run is parsed).
+    /// A document listed twice for a query: keep the first instead of failing (text and Map runs).
     pub keep_first_duplicate: Option<bool>,
+    /// Recall level → number of relevant documents for iprec_at_recall / 11pt_avg.
     pub recall_rounding: Option<RecallRounding>,
-    /// Permutations of `compare`'s randomisation test (default 1000).
+    /// Permutations of `compareRuns`' randomisation test (default 1000, as ranx); `evaluate` refuses it.
     pub trials: Option<u32>,
-    /// Seed of `compare`'s randomisation test (default 42).
+    /// The randomisation test's seed, numpy's legacy seed 0 ≤ s < 2³² (default 42): the same seed gives ranx's
+    /// p-value; `evaluate` refuses it.
     pub seed: Option<u64>,
-    /// `evaluate` also reports each measure's standard deviation over the queries (ranx's `return_std`; numpy's
-    /// population standard deviation, [`Evaluation::standard_deviations`](super::Evaluation::standard_deviations)).
+    /// Also report each measure's standard deviation over the evaluated queries in `Evaluation.std`, as ranx's
+    /// `evaluate(..., return_std=True)` does (numpy's population standard deviation, ddof 0). Default false.
     pub return_std: Option<bool>,
-    /// Intent-aware qrels text (`qid subtopic docno grade`) for the intent-aware measures (`alpha_nDCG@k`, …).
+    /// Intent-aware (diversity) qrels, `qid subtopic docno grade` per line (TREC Web track / ndeval format), for
+    /// ndeval's measures (`alpha_nDCG@k`, `ERR_IA@k`, `nERR_IA@k`, `P_IA@k`, `StRecall@k`, `AP_IA`, `NRBP`,
+    /// `nNRBP`); the ordinary qrels still decide which queries are evaluated.
     pub intents: Option<String>,
 }
 

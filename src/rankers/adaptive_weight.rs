@@ -18,8 +18,9 @@
 
 use crate::error::{Error, Result};
 
-/// The error function over rank changes.
+/// The error function over rank changes: "rmse" (root mean square error; default) or "mae" (mean absolute error).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "lowercase"))]
 pub enum PositionError {
     /// Root mean square error.
     #[default]
@@ -41,21 +42,25 @@ impl PositionError {
 
 crate::deserialize_by_parse!(PositionError, |s| PositionError::parse("", s));
 
-/// The options of [`adaptive_weight`] as JS and JSON give them: `{error, minWeight}`.
+/// Options of `adaptiveWeight`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct AdaptiveWeightOptions {
-    /// `"rmse"` (default) or `"mae"`.
+    /// The error over the rank changes. Default "rmse".
     pub error: PositionError,
     /// The floor of the weight (default 0).
     pub min_weight: f64,
 }
 
-/// The options of [`combine_scores`] as JS and JSON give them: `{retrieverWeight, rerankerWeight}` (default 1).
+/// Options of `combineScores`.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct CombineScoresOptions {
+    /// The retriever score's weight. Default 1.
     pub retriever_weight: f64,
+    /// The reranker score's weight. Default 1; the adaptive weight is a natural choice.
     pub reranker_weight: f64,
 }
 

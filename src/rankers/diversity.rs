@@ -26,8 +26,9 @@ use super::{python_prefix_len, RankedDocuments};
 use crate::document::Document;
 use crate::error::{Error, Result};
 
-/// How two embeddings are compared.
+/// How two embeddings are compared: "dot_product" (default) or "cosine" (vectors L2-normalised first).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "snake_case"))]
 pub enum Similarity {
     /// `a · b` (Haystack's default).
     #[default]
@@ -49,22 +50,27 @@ impl Similarity {
 
 crate::deserialize_by_parse!(Similarity, |s| Similarity::parse("", s));
 
-/// The options of a [`DiversityRanker`], as JS and JSON give them (`{similarity, strategy, lambda, topK}`).
+/// Options of a `DiversityRanker` (Haystack's `DiversityRanker` parameters).
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct DiversityOptions {
+    /// How documents are compared. Default "dot_product".
     pub similarity: Similarity,
-    /// `"greedy"` (default) or `"mmr"`.
+    /// How the next document is picked. Default "greedy".
     pub strategy: StrategyName,
-    /// MMR's trade-off in [0, 1]; default 0.5.
+    /// MMR trade-off in [0, 1] (1 = relevance only). Default 0.5.
     pub lambda: Option<f64>,
-    /// Pick `order[:top_k]` per list (Python's slice: 0 picks none, negative leaves out the last); `None` orders
-    /// them all.
+    /// How many documents to pick per list, as Haystack's `[:topK]`: 0 picks none, a negative count leaves out
+    /// the last `-topK`; `null` (default) orders all of them.
     pub top_k: Option<i64>,
 }
 
-/// The names of the [`DiversityStrategy`] kinds.
+/// How a DiversityRanker picks the next document: "greedy" (the least mean similarity to the picked documents;
+/// default) or "mmr" (maximal marginal relevance).
+// The names of the [`DiversityStrategy`] kinds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum StrategyName {
     #[default]

@@ -21,16 +21,18 @@ use crate::document::{ContentType, Document};
 use crate::error::{Error, Result};
 use serde_json::Value;
 
-/// The options of a [`LostInTheMiddleRanker`], as JS and JSON give them.
+/// Options of a `LostInTheMiddleRanker` (Haystack's `LostInTheMiddleRanker` parameters).
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct LostInTheMiddleOptions {
-    /// Keep documents until their total word count reaches this; `None`: no limit.
+    /// Keep documents until their total word count reaches this (the document that reaches it is kept); `null`
+    /// (default): no limit.
     pub word_count_threshold: Option<usize>,
-    /// Cut the last kept document so that the total is exactly the threshold (Haystack 1.x).
+    /// Cut the last kept document so that the total equals `wordCountThreshold` exactly (Haystack 1.x).
     pub truncate_document: bool,
-    /// Keep only `documents[:top_k]` before reordering (Python's slice: negative drops from the end); `None` and
-    /// 0 keep all.
+    /// Keep only the first `topK` input documents before reordering, sliced as Haystack slices: a negative count
+    /// leaves out the last `-topK`; 0 or `null` (default) keeps all.
     pub top_k: Option<i64>,
 }
 

@@ -27,8 +27,10 @@ use super::{cut_to_top_k, zero_keeps_all, RankedDocuments};
 use crate::document::Document;
 use crate::error::{Error, Result};
 
-/// How the retrieval order and the date order are combined.
+/// How the retrieval order and the date order are combined: "reciprocal_rank_fusion" (default) or "score"
+/// (needs retriever scores in [0, 1]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "snake_case"))]
 pub enum RankingMode {
     /// Reciprocal rank fusion of the two orders (Haystack's default).
     #[default]
@@ -57,18 +59,21 @@ impl RankingMode {
 
 crate::deserialize_by_parse!(RankingMode, |s| RankingMode::parse("", s));
 
-/// The options of a [`RecentnessRanker`], as JS and JSON give them (`{dateMetaField, weight, topK, rankingMode}`).
+/// Options of a `RecentnessRanker` (Haystack's `RecentnessRanker` parameters).
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RecentnessOptions {
-    /// The meta key that holds each document's date.
+    /// The meta key that holds each document's date (ISO 8601, RFC 2822, `2021/05/01`, epoch seconds, …).
     pub date_meta_field: String,
-    /// In [0, 1]; default 0.5.
+    /// In [0, 1]: 0 ignores age, 0.5 (default) weighs relevance and age equally, 1 sorts by age alone.
     #[serde(default = "RecentnessOptions::default_weight")]
     pub weight: f64,
-    /// Return `ranked[:top_k]` per list (Python's slice: negative drops from the end); `None` and 0 return all.
+    /// How many documents to return per list, sliced as Haystack slices (`documents[:topK]`): a negative count
+    /// leaves out the last `-topK`; 0 or `null` (default) returns all.
     #[serde(default)]
     pub top_k: Option<i64>,
+    /// How relevance and age are combined. Default "reciprocal_rank_fusion".
     #[serde(default)]
     pub ranking_mode: RankingMode,
 }

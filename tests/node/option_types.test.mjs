@@ -1,6 +1,7 @@
-// The TypeScript option types against the Rust option structs they are read into (src/options.rs): every key a
-// TypeScript type declares is a field of the Rust struct, or a key the wrapper itself consumes (I/O, callbacks,
-// object identity) and strips before the call; every Rust field is declared. The published .d.ts files are read
+// The public TypeScript option types against the Rust option structs they are read into (src/options.rs): every
+// key a public type declares is a field of the Rust struct, or a key the wrapper itself consumes (I/O, callbacks,
+// object identity) and strips before the call; every Rust field is declared. (The public types extend the ones
+// rendered from the Rust structs, pkg/rust_types.ts; this checks what they add and leave out.) The published .d.ts files are read
 // with the TypeScript compiler (inherited members included), the Rust names come from the wasm module.
 import { test } from "node:test";
 import assert from "node:assert/strict";

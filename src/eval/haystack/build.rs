@@ -15,12 +15,17 @@ use crate::document::{Answer, Document, MultiLabel, Offset};
 use crate::error::{Error, Result};
 use serde_json::{json, Map, Value};
 
-/// Context-matching settings of `pipeline.eval()` (JS: `{minLength, boostSplitOverlaps, threshold}`).
+/// Context matching of Haystack's `pipeline.eval()`: when a retrieved document's text counts as the gold context.
 #[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct ContextMatching {
+    /// Contexts shorter than this many characters never match (their similarity is 0). Default 100.
     pub min_length: usize,
+    /// Raise a partial match at an end of the longer text (a passage split across two documents) to the score of
+    /// the overlapping halves. Default true.
     pub boost_split_overlaps: bool,
+    /// The similarity (0–100) at which contexts match. Default 65.
     pub threshold: f64,
 }
 

@@ -19,8 +19,9 @@ use crate::error::{Error, Result};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap};
 
-/// `document_scope` of `calculate_metrics`.
+/// `document_scope` of `calculate_metrics`: what makes a retrieved document relevant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "snake_case"))]
 pub enum DocumentScope {
     DocumentId,
     Context,
@@ -56,8 +57,9 @@ impl DocumentScope {
     }
 }
 
-/// `answer_scope` of `calculate_metrics`.
+/// `answer_scope` of `calculate_metrics`: where a predicted answer must come from to count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "snake_case"))]
 pub enum AnswerScope {
     Any,
     Context,
@@ -87,20 +89,27 @@ crate::deserialize_by_parse!(DocumentScope, DocumentScope::parse);
 crate::deserialize_by_parse!(AnswerScope, AnswerScope::parse);
 crate::deserialize_by_parse!(EvalMode, EvalMode::parse);
 
-/// The options of `calculate_metrics` / `wrong_examples` (JS: `{simulatedTopKReader, documentScope, …}`).
+/// Options of `calculateMetrics` (Haystack's `calculate_metrics`; its defaults: no simulation,
+/// `document_id_or_answer`, `any`, `integrated`).
 #[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct MetricsOptions {
-    /// -1: no simulation.
+    /// Keep only the top k answers of each query (-1: all).
     pub simulated_top_k_reader: i64,
+    /// Keep only the top k documents of each query, also for the reader's answer scopes (-1: all).
     pub simulated_top_k_retriever: i64,
+    /// What makes a retrieved document relevant (default "document_id_or_answer").
     pub document_scope: DocumentScope,
+    /// Where a predicted answer must come from to count (default "any").
     pub answer_scope: AnswerScope,
-    /// `integrated` or `isolated`.
+    /// Which rows to score: the pipeline's ("integrated", default) or the node's fed gold input ("isolated").
     pub eval_mode: EvalMode,
 }
 
+/// "integrated" (the node's input came from the pipeline) or "isolated" (it was fed the gold documents).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename_all = "snake_case"))]
 pub enum EvalMode {
     Integrated,
     Isolated,
@@ -408,19 +417,32 @@ impl Default for WrongExamplesOptions {
     }
 }
 
-/// [`WrongExamplesOptions`] as JS gives them: flat (serde's `flatten` cannot deny unknown keys).
+/// Options of `wrongExamples` (Haystack's `wrong_examples`): `calculateMetrics`' options beside its own.
+// [`WrongExamplesOptions`] as JS gives them: flat (serde's `flatten` cannot deny unknown keys).
 #[derive(serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS), ts(rename = "WrongExamplesOptions", optional_fields))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct WrongExamplesFields {
+pub(crate) struct WrongExamplesFields {
+    /// How many queries (the worst first). Default 3.
     n: Option<usize>,
+    /// The document metric that ranks queries (`recall_single_hit` — the default —, `recall_multi_hit`,
+    /// `precision`, `map`, `mrr`, `ndcg`).
     document_metric: Option<String>,
+    /// The answer metric that ranks queries (`exact_match`, `f1` — the default —, `sas` when present).
     answer_metric: Option<String>,
+    /// Queries whose document metric is above this are not wrong. Default 0.5.
     document_metric_threshold: Option<f64>,
+    /// Queries whose answer metric is above this are not wrong. Default 0.5.
     answer_metric_threshold: Option<f64>,
+    /// As in `calculateMetrics`.
     simulated_top_k_reader: Option<i64>,
+    /// As in `calculateMetrics`.
     simulated_top_k_retriever: Option<i64>,
+    /// As in `calculateMetrics`.
     document_scope: Option<DocumentScope>,
+    /// As in `calculateMetrics`.
     answer_scope: Option<AnswerScope>,
+    /// As in `calculateMetrics`.
     eval_mode: Option<EvalMode>,
 }
 

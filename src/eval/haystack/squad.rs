@@ -281,13 +281,14 @@ pub fn evaluate_v2(dataset: &Value, predictions: &Value) -> Result<SquadEvaluati
     Ok(SquadEvaluation { output, messages })
 }
 
-/// Detects the version from the dataset's `"version"` field (`"1.1"` / `"v2.0"`), else from the presence of
-/// `is_impossible` anywhere.
-/// Options of `squadEvaluate(dataset, predictions, {version})`: the script to run, `"1.1"` or `"2.0"` (also
-/// `"v1.1"`, `"v2.0"`); absent: [`detect_version`].
+/// Options of `squadEvaluate`.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct SquadOptions {
+    /// The official script to run: "1.1" or "2.0" (also "v1.1", "v2.0"); absent: from the dataset's `version`,
+    /// else 2.0 when any question is marked `is_impossible`.
+    #[cfg_attr(test, ts(type = "\"1.1\" | \"2.0\" | \"v1.1\" | \"v2.0\" | null"))]
     pub version: Option<String>,
 }
 
@@ -302,6 +303,8 @@ impl SquadOptions {
     }
 }
 
+/// Detects the version from the dataset's `"version"` field (`"1.1"` / `"v2.0"`), else from the presence of
+/// `is_impossible` anywhere.
 pub fn detect_version(dataset: &Value) -> SquadVersion {
     match dataset.get("version").and_then(Value::as_str) {
         Some(v) if v.contains('2') => SquadVersion::V2_0,

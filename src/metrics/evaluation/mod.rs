@@ -19,8 +19,10 @@ use crate::metrics::measures::metric::{Aggregation, Metric};
 use crate::metrics::measures::{value, QueryContext, Value};
 use crate::metrics::names::dialect::{Dialect, MeasureRequest};
 
-/// Which queries are evaluated and averaged over.
+/// Which queries are evaluated and averaged over: "judged" (in both the qrels and the run; trec_eval's default),
+/// "qrels" (every query of the qrels, trec_eval `-c`) or "run" (every run query, judged or not; Haystack).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum QueryScope {
     /// Queries in both the qrels and the run (trec_eval's default; run queries without judgements are
     /// ignored). trec_eval 10.0 stops with an error when a qrels query is missing from the run; rerankit

@@ -19,8 +19,10 @@ pub const NO_JUDGEMENT: u32 = u32::MAX;
 /// `entry_at_rank` value for a document that is no entry of the run.
 pub const NO_ENTRY: u32 = u32::MAX;
 
-/// How documents with equal scores are ordered.
+/// How documents with equal scores are ordered: "trec_eval" (score descending, then docno descending; the
+/// default) or "input" (the run's order as given).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum TiePolicy {
     /// trec_eval 9+/10.0: score descending, then docno descending (byte order).

@@ -7,8 +7,10 @@
 //! retrieved (every document thrown out by `-J`, or `-M 0`) trec_eval's starting precision is 0/0: NaN at the
 //! levels with c = 0, 0 at the others.
 
-/// How a recall level becomes a number of relevant documents.
+/// How a recall level x becomes a number of relevant documents c (of R): "trec_eval_10" (c = round(x·R), the
+/// default) or "trec_eval_9" (c = ⌊x·R + 0.9⌋, what pytrec_eval embeds).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum RecallRounding {
     /// trec_eval 10.0: c = round(x × R).
     #[default]

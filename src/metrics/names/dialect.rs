@@ -14,11 +14,16 @@ use super::trec_eval::{nickname, parse_underscore_cutoff, trec_family, FAMILIES}
 use crate::error::{Error, Result};
 use crate::metrics::measures::metric::Metric;
 
-/// Whose meaning a measure name has where trec_eval's, ranx's and ir_measures' names collide (`recall` is
-/// trec_eval's `recall_5 … recall_1000` but ranx's recall over the whole ranking; `P` is trec_eval's `P_5 … P_1000`
-/// but an error in ir_measures, which needs `P@k`). A name only one tool knows means what that tool computes in
-/// every dialect; [`colliding_names`] lists the others.
+/// Whose meaning a measure name has where trec_eval's, ranx's and ir_measures' names collide: "trec_eval" (the
+/// default of `evaluate` and `compareRuns(a, b)`: `recall` is recall_5 … recall_1000, `P` is P_5 … P_1000), "ranx"
+/// (the default of `compareRuns` with an array of runs: `recall` is recall over the whole ranking, `hits` /
+/// `hit_rate` likewise, `rbp.95`; an empty run is refused, as ranx refuses it) or "ir_measures" (its
+/// case-sensitive names as ir_measures reads them: `P`, `Recall` without `@k` are errors; every query of the qrels
+/// is evaluated; empty qrels give an empty result). A name only one tool knows means what that tool computes in
+/// every dialect.
+// `colliding_names` lists the names that collide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 pub enum Dialect {
     /// trec_eval's families and nicknames first, then the other tools' names (rerankit's historical reading).
     #[default]

@@ -62,28 +62,34 @@ pub enum Recipe {
     Condorcet(Option<Vec<f64>>),
 }
 
-/// The options of [`super::fuse`], as JS and JSON give them: `{method, norm, k, weights, phi, gamma, sigma, w,
-/// probs, logOdds, mapScores}` — ranx's `fuse(runs, norm, method, params)` with the params beside the method, in
-/// ranx's names. `norm: null` is no normalisation, an absent `norm` is min-max.
+/// Options of `fuse`: ranx's `fuse(runs, norm, method, params)`, the params beside the method under ranx's names.
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct FusionOptions {
-    /// ranx's method name; default `"rrf"`.
+    /// `"rrf"` (default); `"wsum"`, `"mixed"`, `"wmnz"` (weights); `"sum"`, `"mnz"`, `"max"`, `"min"`, `"anz"`,
+    /// `"med"`, `"gmnz"` (gamma) over the normalised scores; `"isr"`, `"log_isr"`, `"logn_isr"` (sigma), `"rbc"`
+    /// (phi), `"bordafuse"`, `"w_bordafuse"` (weights), `"condorcet"`, `"w_condorcet"` (weights) over the
+    /// positions; the trained `"probfuse"`, `"posfuse"`, `"segfuse"` (probs), `"slidefuse"` (probs, w),
+    /// `"bayesfuse"` (logOdds), `"mapfuse"` (mapScores), whose params `optimizeFusion` trains.
+    #[cfg_attr(test, ts(type = "FusionMethodName"))]
     pub method: String,
-    /// RRF's constant (default 60).
+    /// RRF's k (default 60).
     pub k: Option<f64>,
-    /// One weight per run: `wsum`, `mixed`, `wmnz`, `w_bordafuse`, `w_condorcet`.
+    /// One weight per run (`wsum`, `mixed`, `wmnz`, `w_bordafuse`, `w_condorcet`).
     pub weights: Option<Vec<f64>>,
+    /// Normalisation per run and query before fusing: min-max when absent (as ranx), none when `null` or
+    /// `"none"`. The position-based methods see it only through the order it gives.
     pub norm: Option<Normalization>,
     /// `rbc`'s persistence φ.
     pub phi: Option<f64>,
     /// `gmnz`'s exponent γ.
     pub gamma: Option<f64>,
-    /// `logn_isr`'s σ (default 0.01).
+    /// `logn_isr`'s σ in [0, 1] (default 0.01).
     pub sigma: Option<f64>,
     /// `slidefuse`'s window half-width.
     pub w: Option<u32>,
-    /// The trained probabilities, one array per run: `probfuse`, `posfuse`, `segfuse`, `slidefuse`.
+    /// Trained probabilities, one array per run (`probfuse`, `posfuse`, `segfuse`, `slidefuse`).
     pub probs: Option<Vec<Vec<f64>>>,
     /// `bayesfuse`'s trained log-odds, one array per run.
     pub log_odds: Option<Vec<Vec<f64>>>,
