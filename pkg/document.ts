@@ -1,5 +1,6 @@
 import * as wasm from "./wasm/rerankit.js";
 import { checkListLength, invalidArgument } from "./errors.js";
+import type * as rust from "./rust_types.js";
 
 /** What a document holds, as Haystack's `content_type`. */
 export type ContentType = "text" | "table" | "image" | "audio";
@@ -292,6 +293,9 @@ export class Label {
   }
 }
 
+/** Options of `new MultiLabel` (Haystack's `drop_negative_labels`, `drop_no_answers`). */
+export interface MultiLabelOptions extends Partial<rust.MultiLabelOptions> {}
+
 /** The labels of one query, aggregated as Haystack's `MultiLabel`. */
 export class MultiLabel {
   /** MD5 of the query plus `json.dumps(filters, sort_keys=True)`, as Haystack computes it. */
@@ -315,7 +319,7 @@ export class MultiLabel {
   /** `str(content)` of the answered labels' documents (a table's pandas printout). */
   readonly contexts: string[];
 
-  constructor(labels: (Label | LabelDict)[], options: { dropNegativeLabels?: boolean; dropNoAnswers?: boolean } = {}) {
+  constructor(labels: (Label | LabelDict)[], options: MultiLabelOptions = {}) {
     if (!Array.isArray(labels)) invalidArgument("labels", "expected an array of labels");
     checkListLength(labels, "labels");
     const dicts = labels.map((l) => (l instanceof Label ? l.toDict() : l));

@@ -10,7 +10,7 @@
 export { RerankitError, type ErrorCode } from "./errors.js";
 export {
   Document, Label, MultiLabel,
-  type Answer, type ContentType, type DocumentDict, type DocumentInit, type FieldMap, type IdHashKey, type LabelDict, type Meta, type Span, type TableCell,
+  type Answer, type ContentType, type DocumentDict, type DocumentInit, type FieldMap, type IdHashKey, type LabelDict, type MultiLabelOptions, type Meta, type Span, type TableCell,
 } from "./document.js";
 export { version, wasmMemoryBytes, wasmRestarts, wasmSimd } from "./runtimes/wasm_instance.js";
 export type { WasmSimd } from "./runtimes/wasm_simd.js";
@@ -26,7 +26,7 @@ export { withFallback, FallbackRanker, type FallbackOptions, type FallbackWarnin
 export type { FetchFunction, RetryPolicy } from "./rankers/hosted/json_request.js";
 export { Pipeline, adaptiveRerank, rerankPipeline, type AdaptiveRerankOptions, type AdaptiveRerankResult, type PipelineStep, type NamedStep, type PipelineStage, type PipelineResult, type PairReranker, type RerankPipelineOptions, type RerankPipelineResult } from "./rankers/pipeline.js";
 export { evaluateAgent, aggregateAgent, agentJudgePrompts, agentToYaml, type AgentResult, type AgentInput, type Judge, type JudgeReply, type EvaluateAgentOptions } from "./metrics/agent_eval.js";
-export { compareRuns, RunComparison, optimizeFusion, type CompareOptions, type MeasureComparison, type CompareRunsOptions, type ComparedMeasure, type ReportFormat, type ReportOptions, type StatTest, type OptimizeFusionOptions, type FusionOptimization, type FusionParams } from "./metrics/comparison.js";
-export { evaluate, parseQrels, parseRun, qrelsFromColumns, runFromColumns, ParsedQrels, ParsedRun, type QrelsInput, type RunInput, type NestedScores, type ColumnarQrels, type ColumnarRun, type EvaluateOptions, type QueryScope, type TiePolicy, type Dialect, type RecallRounding, type Evaluation, type MetricValue, type MeasureList } from "./metrics/evaluate.js";
+export { compareRuns, RunComparison, optimizeFusion, type CompareOptions, type MeasureComparison, type CompareRunsOptions, type ComparedMeasure, type ReportFormat, type ReportOptions, type StatTest, type OptimizeFusionOptions, type OptimizableFusionMethod, type FusionOptimization, type FusionParams } from "./metrics/comparison.js";
+export { evaluate, parseQrels, parseRun, qrelsFromColumns, runFromColumns, ParsedQrels, ParsedRun, type QrelsInput, type RunInput, type NestedScores, type ColumnarQrels, type ColumnarRun, type EvaluateOptions, type RunParseOptions, type QueryScope, type TiePolicy, type Dialect, type RecallRounding, type Evaluation, type MetricValue, type MeasureList } from "./metrics/evaluate.js";
 export { define, defineByQuery, DefinedMeasure, type DefineOptions, type Judgement, type RankedDocument, type MeasureFunction, type QueryMeasureFunction } from "./metrics/defined_measures.js";
 export { EvaluationResult, squadEvaluate, normalizeAnswer, squadScores, type DocumentScope, type AnswerScope, type EvalMode, type HaystackMetricsOptions, type WrongExamplesOptions, type EvalRow, type NodeMetrics, type PipelineMetrics, type WrongExample, type PredictedAnswerDict, type PerQuery, type NodePredictions, type EvaluationInput, type ContextMatchingOptions, type CsvFiles, type SquadDataset, type SquadPredictions, type SquadV1Result, type SquadV2Result, type SquadEvaluation, type SquadOptions, type SasModel, type SasScorer, type SasOptions } from "./metrics/haystack_eval.js";

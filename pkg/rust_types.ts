@@ -61,15 +61,6 @@ keepFirstDuplicate: boolean | null,
  */
 recallRounding: RecallRounding | null,
 /**
- * Permutations of `compareRuns`' randomisation test (default 1000, as ranx); `evaluate` refuses it.
- */
-trials: number | null,
-/**
- * The randomisation test's seed, numpy's legacy seed 0 ≤ s < 2³² (default 42): the same seed gives ranx's
- * p-value; `evaluate` refuses it.
- */
-seed: number | null,
-/**
  * Also report each measure's standard deviation over the evaluated queries in `Evaluation.std`, as ranx's
  * `evaluate(..., return_std=True)` does (numpy's population standard deviation, ddof 0). Default false.
  */
@@ -111,9 +102,60 @@ export type Dialect = "trec_eval" | "ranx" | "ir_measures";
 export type RecallRounding = "trec_eval_10" | "trec_eval_9";
 
 /**
+ * Options of `parseRun` and `runFromColumns`.
+ */
+export type RunParseOptions = {
+/**
+ * A document listed twice for a query: keep the first instead of failing (trec_eval refuses such a run).
+ */
+keepFirstDuplicate: boolean, };
+
+/**
+ * Options of `compareRuns`' significance tests, beside `evaluate`'s (ranx's `compare` keyword arguments).
+ */
+export type CompareOptions = {
+/**
+ * The test between every pair of runs (ranx's `stat_test`; default "student", as ranx's `compare`). Runs
+ * given as an array only: two runs given apart get both Student's and Fisher's test.
+ */
+statTest: StatTest | null,
+/**
+ * Permutations of Fisher's randomisation test (ranx's `n_permutations`; default 1000).
+ */
+nPermutations: number | null,
+/**
+ * A pair differs significantly when p ≤ maxP (ranx's `max_p`; default 0.01). Runs given as an array only.
+ */
+maxP: number | null,
+/**
+ * Fisher's seed (ranx's `random_seed`), numpy's legacy seed 0 ≤ s < 2³² (default 42): the same seed gives
+ * ranx's p-values.
+ */
+randomSeed: number | null, };
+
+/**
+ * The significance test of `compareRuns` (ranx's `stat_test`): "student" (two-sided paired Student's t-test),
+ * "fisher" (Fisher's randomisation test with ranx's seeded draws) or "tukey" (Tukey's HSD over all runs at once).
+ */
+export type StatTest = "fisher" | "student" | "tukey";
+
+/**
+ * How `RunComparison.report` prints the means (ranx's `rounding_digits` and `show_percentages`).
+ */
+export type ReportOptions = {
+/**
+ * Decimals of the means (ranx's `rounding_digits`; default 3, at most 15; 2 fewer with percentages).
+ */
+digits: number | null,
+/**
+ * Means × 100 (ranx's `show_percentages`; default false).
+ */
+percentages: boolean | null, };
+
+/**
  * Options of a `RecentnessRanker` (Haystack's `RecentnessRanker` parameters).
  */
-export type RecentnessOptions = {
+export type RecentnessRankerOptions = {
 /**
  * The meta key that holds each document's date (ISO 8601, RFC 2822, `2021/05/01`, epoch seconds, …).
  */
@@ -141,7 +183,7 @@ export type RankingMode = "reciprocal_rank_fusion" | "score";
 /**
  * Options of a `LostInTheMiddleRanker` (Haystack's `LostInTheMiddleRanker` parameters).
  */
-export type LostInTheMiddleOptions = {
+export type LostInTheMiddleRankerOptions = {
 /**
  * Keep documents until their total word count reaches this (the document that reaches it is kept); `null`
  * (default): no limit.
@@ -160,7 +202,7 @@ topK: number | null, };
 /**
  * Options of a `DiversityRanker` (Haystack's `DiversityRanker` parameters).
  */
-export type DiversityOptions = {
+export type DiversityRankerOptions = {
 /**
  * How documents are compared. Default "dot_product".
  */
@@ -193,7 +235,7 @@ export type StrategyName = "greedy" | "mmr";
 /**
  * Options of `fuse`: ranx's `fuse(runs, norm, method, params)`, the params beside the method under ranx's names.
  */
-export type FusionOptions = {
+export type FuseOptions = {
 /**
  * `"rrf"` (default); `"wsum"`, `"mixed"`, `"wmnz"` (weights); `"sum"`, `"mnz"`, `"max"`, `"min"`, `"anz"`,
  * `"med"`, `"gmnz"` (gamma) over the normalised scores; `"isr"`, `"log_isr"`, `"logn_isr"` (sigma), `"rbc"`
@@ -255,6 +297,86 @@ export type FusionMethodName = "rrf" | "wsum" | "mixed" | "wmnz" | "sum" | "comb
 export type FusionNorm = "none" | "min-max" | "min_max" | "min-max-inverted" | "min_max_inverted" | "max" | "sum" | "zmuv" | "z-score" | "rank" | "borda";
 
 /**
+ * Options of `optimizeFusion` (ranx's `optimize_fusion` keyword arguments).
+ */
+export type OptimizeFusionOptions = {
+/**
+ * The method whose parameters are searched (default "wsum"); "bayesfuse", "mapfuse", "posfuse", "segfuse"
+ * are trained only (no search, no score).
+ */
+method: OptimizableFusionMethod,
+/**
+ * The measure to maximise, any name `evaluate` takes (default ranx's "ndcg").
+ */
+metric: string,
+/**
+ * Normalisation applied once before the search or training (default "min-max", as ranx; "none" for none).
+ */
+norm: FusionNorm | null,
+/**
+ * Grid step: weights (default 0.1), rrf's k (default 10), gamma, sigma, phi (default 0.01).
+ */
+step: number | null,
+/**
+ * rrf's smallest k (default 10).
+ */
+minK: number | null,
+/**
+ * rrf's largest k (default 100).
+ */
+maxK: number | null,
+/**
+ * gmnz's smallest γ (default 0.01).
+ */
+minGamma: number | null,
+/**
+ * gmnz's largest γ (default 1.0).
+ */
+maxGamma: number | null,
+/**
+ * logn_isr's smallest σ (default 0.01).
+ */
+minSigma: number | null,
+/**
+ * logn_isr's largest σ (default 1.0).
+ */
+maxSigma: number | null,
+/**
+ * rbc's smallest φ (default 0.01).
+ */
+minPhi: number | null,
+/**
+ * rbc's largest φ (default 1.0).
+ */
+maxPhi: number | null,
+/**
+ * probfuse's smallest number of segments (default 1).
+ */
+minNSegments: number | null,
+/**
+ * probfuse's largest number of segments (default 100).
+ */
+maxNSegments: number | null,
+/**
+ * slidefuse's smallest window half-width (default 1).
+ */
+minW: number | null,
+/**
+ * slidefuse's largest window half-width (default 100).
+ */
+maxW: number | null,
+/**
+ * The configurations to try instead of the generated grid: weight vectors, or k, γ, σ, φ, segment counts or
+ * w values.
+ */
+grid: Array<Array<number>> | Array<number> | null, };
+
+/**
+ * A fusion method `optimizeFusion` searches the parameters of, or trains.
+ */
+export type OptimizableFusionMethod = "wsum" | "mixed" | "wmnz" | "w_bordafuse" | "w_condorcet" | "rrf" | "gmnz" | "logn_isr" | "rbc" | "probfuse" | "slidefuse" | "bayesfuse" | "mapfuse" | "posfuse" | "segfuse";
+
+/**
  * Options of `adaptiveWeight`.
  */
 export type AdaptiveWeightOptions = {
@@ -286,10 +408,24 @@ retrieverWeight: number,
 rerankerWeight: number, };
 
 /**
+ * Options of `new MultiLabel(labels, options)` (Haystack's keyword arguments).
+ */
+export type MultiLabelOptions = {
+/**
+ * Keep only positive labels (Haystack's `is_positive_label`: a correct document with a correct answer or no
+ * answer). Default false.
+ */
+dropNegativeLabels: boolean,
+/**
+ * Keep only the labels whose `noAnswer` is false. Default false.
+ */
+dropNoAnswers: boolean, };
+
+/**
  * Options of `calculateMetrics` (Haystack's `calculate_metrics`; its defaults: no simulation,
  * `document_id_or_answer`, `any`, `integrated`).
  */
-export type MetricsOptions = {
+export type HaystackMetricsOptions = {
 /**
  * Keep only the top k answers of each query (-1: all).
  */
@@ -375,7 +511,7 @@ evalMode?: EvalMode, };
 /**
  * Context matching of Haystack's `pipeline.eval()`: when a retrieved document's text counts as the gold context.
  */
-export type ContextMatching = {
+export type ContextMatchingOptions = {
 /**
  * Contexts shorter than this many characters never match (their similarity is 0). Default 100.
  */
@@ -403,7 +539,7 @@ version: "1.1" | "2.0" | "v1.1" | "v2.0" | null, };
 /**
  * Options of loading a model that the model itself reads (the files and devices are the loader's).
  */
-export type LoadOptions = {
+export type ModelLoadOptions = {
 /**
  * Window in tokens, special tokens included. Default: `config.json`'s `max_position_embeddings`, else the
  * graph's position table, else 512.

@@ -141,6 +141,30 @@ fn expectation(expected: &str) -> &str {
     }
 }
 
+/// Reads option struct `T` from the keys of `value` that are its fields, and returns the other keys, which must be
+/// fields of `Rest` (read by the caller): one options object that two structs read (`compareRuns`' test options
+/// beside `evaluate`'s), split by the structs' own field names rather than a list kept beside them. A key of
+/// neither is refused with the nearest name of both.
+pub fn split_off<T: DeserializeOwned, Rest: DeserializeOwned>(path: &str, value: Value) -> Result<(T, Value)> {
+    let mut rest = match value {
+        Value::Null => serde_json::Map::new(),
+        Value::Object(map) => map,
+        other => return Err(Error::invalid(path, format!("expected an object, got {}", crate::document::json_type(&other)))),
+    };
+    let valid: Vec<String> = field_names::<T>().iter().chain(field_names::<Rest>()).map(|f| f.to_string()).collect();
+    if let Some(key) = rest.keys().find(|k| !valid.contains(k)) {
+        let field = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+        return Err(Error::invalid(&field, unknown("option", key, &valid)));
+    }
+    let mut taken = serde_json::Map::new();
+    for field in field_names::<T>() {
+        if let Some(v) = rest.remove(*field) {
+            taken.insert(field.to_string(), v);
+        }
+    }
+    Ok((from_json(path, Value::Object(taken))?, Value::Object(rest)))
+}
+
 /// The field names of option struct `T` as JSON sees them (what the TypeScript types must declare).
 pub fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
     struct Fields(Option<&'static [&'static str]>);

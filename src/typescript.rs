@@ -9,19 +9,24 @@
 use crate::error::ErrorCode;
 use crate::eval::haystack::node_metrics::WrongExamplesFields;
 use crate::eval::haystack::squad::SquadOptions;
-use crate::eval::haystack::{AnswerScope, ContextMatching, DocumentScope, EvalMode, MetricsOptions};
-use crate::inference::{EmbedOptions, LoadOptions, RerankOptions, ScoreOptions};
+use crate::document::MultiLabelOptions;
+use crate::eval::haystack::{AnswerScope, ContextMatchingOptions, DocumentScope, EvalMode, HaystackMetricsOptions};
+use crate::inference::{EmbedOptions, ModelLoadOptions, RerankOptions, ScoreOptions};
+use crate::metrics::comparison::{CompareOptions, StatTest};
 use crate::metrics::evaluation::ranking::TiePolicy;
 use crate::metrics::evaluation::QueryScope;
 use crate::metrics::measures::interpolated_precision::RecallRounding;
 use crate::metrics::names::dialect::Dialect;
+use crate::metrics::formats::ranx_report::ReportOptions;
+use crate::metrics::inputs::run::RunParseOptions;
 use crate::metrics::EvaluateOptions;
 use crate::rankers::adaptive_weight::{AdaptiveWeightOptions, CombineScoresOptions, PositionError};
-use crate::rankers::diversity::{DiversityOptions, Similarity, StrategyName};
+use crate::rankers::diversity::{DiversityRankerOptions, Similarity, StrategyName};
 use crate::rankers::fusion::normalization::{self, Normalization};
-use crate::rankers::fusion::{method, FusionOptions};
-use crate::rankers::lost_in_the_middle::LostInTheMiddleOptions;
-use crate::rankers::recentness::{RankingMode, RecentnessOptions};
+use crate::rankers::fusion::optimize::{self, OptimizeFusionOptions};
+use crate::rankers::fusion::{method, FuseOptions};
+use crate::rankers::lost_in_the_middle::LostInTheMiddleRankerOptions;
+use crate::rankers::recentness::{RankingMode, RecentnessRankerOptions};
 use serde::de::DeserializeOwned;
 use ts_rs::{Config, TS};
 
@@ -79,15 +84,19 @@ fn render() -> String {
     add(declaration::<TiePolicy>(&cfg));
     add(declaration::<Dialect>(&cfg));
     add(declaration::<RecallRounding>(&cfg));
+    add(declaration::<RunParseOptions>(&cfg));
+    add(declaration::<CompareOptions>(&cfg));
+    add(declaration::<StatTest>(&cfg));
+    add(declaration::<ReportOptions>(&cfg));
     // the Haystack rankers
-    add(declaration::<RecentnessOptions>(&cfg));
+    add(declaration::<RecentnessRankerOptions>(&cfg));
     add(declaration::<RankingMode>(&cfg));
-    add(declaration::<LostInTheMiddleOptions>(&cfg));
-    add(declaration::<DiversityOptions>(&cfg));
+    add(declaration::<LostInTheMiddleRankerOptions>(&cfg));
+    add(declaration::<DiversityRankerOptions>(&cfg));
     add(declaration::<Similarity>(&cfg));
     add(declaration::<StrategyName>(&cfg));
     // fusion
-    add(declaration::<FusionOptions>(&cfg));
+    add(declaration::<FuseOptions>(&cfg));
     // `method` is a string read by `FusionMethod::from_options`: the names it takes
     add(format!(
         "{}export type FusionMethodName = {};\n",
@@ -95,19 +104,27 @@ fn render() -> String {
         union(method::NAMES.iter().copied())
     ));
     add(declaration::<Normalization>(&cfg));
+    add(declaration::<OptimizeFusionOptions>(&cfg));
+    // `method` is one of the methods ranx's `optimize_fusion` searches or trains
+    add(format!(
+        "{}export type OptimizableFusionMethod = {};\n",
+        jsdoc("A fusion method `optimizeFusion` searches the parameters of, or trains."),
+        union(optimize::METHODS.iter().copied())
+    ));
     add(declaration::<AdaptiveWeightOptions>(&cfg));
     add(declaration::<PositionError>(&cfg));
     add(declaration::<CombineScoresOptions>(&cfg));
-    // Haystack's EvaluationResult and SQuAD
-    add(declaration::<MetricsOptions>(&cfg));
+    // Haystack's schema, EvaluationResult and SQuAD
+    add(declaration::<MultiLabelOptions>(&cfg));
+    add(declaration::<HaystackMetricsOptions>(&cfg));
     add(declaration::<DocumentScope>(&cfg));
     add(declaration::<AnswerScope>(&cfg));
     add(declaration::<EvalMode>(&cfg));
     add(declaration::<WrongExamplesFields>(&cfg));
-    add(declaration::<ContextMatching>(&cfg));
+    add(declaration::<ContextMatchingOptions>(&cfg));
     add(declaration::<SquadOptions>(&cfg));
     // the models
-    add(declaration::<LoadOptions>(&cfg));
+    add(declaration::<ModelLoadOptions>(&cfg));
     add(declaration::<RerankOptions>(&cfg));
     add(declaration::<ScoreOptions>(&cfg));
     add(declaration::<EmbedOptions>(&cfg));
@@ -145,6 +162,7 @@ fn every_name_a_declared_union_lists_is_read_by_rust() {
     members_are_read::<TiePolicy>();
     members_are_read::<Dialect>();
     members_are_read::<RecallRounding>();
+    members_are_read::<StatTest>();
     members_are_read::<RankingMode>();
     members_are_read::<Similarity>();
     members_are_read::<StrategyName>();

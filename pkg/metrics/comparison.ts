@@ -4,40 +4,25 @@
 // src/rankers/fusion/optimize.rs); see docs/eval.md "Comparing runs like ranx".
 import * as wasm from "../wasm/rerankit.js";
 import type * as rust from "../rust_types.js";
+import type { StatTest } from "../rust_types.js";
 import { invalidArgument } from "../errors.js";
 import { OwnedWasm, notMadeByRerankit } from "../runtimes/wasm_instance.js";
 import { ParsedRun, qrelsHandle, runHandle, wasmOptions, type EvaluateOptions, type QrelsInput, type RunInput } from "./evaluate.js";
 import type { FusionNorm, FusionRun } from "../rankers/fusion.js";
 
-/**
- * The significance test of a run comparison: Fisher's randomisation, Student's paired t-test or Tukey's HSD (ranx's
- * `stat_test`).
- */
-export type StatTest = "fisher" | "student" | "tukey";
 /** The table format of `RunComparison.report`: ranx's print, markdown, LaTeX (ranx's `to_latex`) or HTML. */
 export type ReportFormat = "text" | "markdown" | "latex" | "html";
 
 /** Options of `compareRuns` over several runs (ranx's `compare`), beside `evaluate`'s. */
-export interface CompareRunsOptions extends EvaluateOptions {
-  /** ranx's `stat_test`: "student" (default, as ranx's compare), "fisher" or "tukey". */
-  statTest?: StatTest;
-  /** Fisher's permutations (default 1000). */
-  nPermutations?: number;
-  /** A pair differs significantly when p ≤ maxP (default 0.01). */
-  maxP?: number;
-  /** Fisher's seed, numpy's legacy seed 0 ≤ s < 2³² (default 42): the same seed gives ranx's p-values. */
-  randomSeed?: number;
+export interface CompareRunsOptions extends EvaluateOptions, Partial<rust.CompareOptions> {
   /** Run names, one per run (default: each TREC run's tag when they are all set and distinct, else run_1, run_2…). */
   names?: string[];
 }
 
+export type { StatTest, OptimizableFusionMethod } from "../rust_types.js";
+
 /** How `RunComparison.report` prints the means. */
-export interface ReportOptions {
-  /** Decimals of the means (ranx's rounding_digits, default 3; 2 fewer with percentages). */
-  digits?: number;
-  /** Means × 100 (ranx's show_percentages). */
-  percentages?: boolean;
-}
+export interface ReportOptions extends Partial<rust.ReportOptions> {}
 
 /** One measure over all runs. Keys are run names. */
 export interface ComparedMeasure {
@@ -128,20 +113,13 @@ export class RunComparison {
   }
 }
 
-const COMPARE_KEYS = ["statTest", "nPermutations", "maxP", "randomSeed"] as const;
-
 /** compareRuns(qrels, [runs…], measures, options). */
 function compareMany(qrels: QrelsInput, runs: RunInput[], measures?: string | string[], options: CompareRunsOptions = {}): RunComparison {
   if (options === null || typeof options !== "object") invalidArgument("options", "expected an object");
   const { names, keepFirstDuplicate, ...rest } = options;
-  const compareOptions: Record<string, unknown> = {};
-  const evalOptions: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(rest)) {
-    if ((COMPARE_KEYS as readonly string[]).includes(key)) compareOptions[key] = value;
-    else evalOptions[key] = value;
-  }
+  const wasmOptionsOfCall = wasmOptions(rest);
   // this is ranx's compare: its measure names mean what ranx computes unless the caller names another dialect
-  if (evalOptions.dialect === undefined) evalOptions.dialect = "ranx";
+  if (wasmOptionsOfCall.dialect === undefined) wasmOptionsOfCall.dialect = "ranx";
   if (names !== undefined && (!Array.isArray(names) || names.length !== runs.length || names.some((n) => typeof n !== "string"))) {
     invalidArgument("options.names", `expected ${runs.length} strings, one per run`);
   }
@@ -158,7 +136,7 @@ function compareMany(qrels: QrelsInput, runs: RunInput[], measures?: string | st
     const tagged = tags.every((t) => t !== "") && new Set(tags).size === tags.length;
     const runNames = names ?? (tagged ? tags : parsed.map((_, i) => `run_${i + 1}`));
     parsed.forEach((r, i) => list.push(r.handle, runNames[i]));
-    return new RunComparison(wasm.metricsCompareMany(q.handle, list, measures ?? null, evalOptions, compareOptions));
+    return new RunComparison(wasm.metricsCompareMany(q.handle, list, measures ?? null, wasmOptionsOfCall));
   } finally {
     list.free();
     if (ownQ) q.free();
@@ -167,7 +145,7 @@ function compareMany(qrels: QrelsInput, runs: RunInput[], measures?: string | st
 }
 
 /** Options of `compareRuns` for two runs, beside `evaluate`'s. */
-export interface CompareOptions extends EvaluateOptions, Partial<Pick<rust.EvaluateOptions, "trials" | "seed">> {}
+export interface CompareOptions extends EvaluateOptions, Partial<Pick<rust.CompareOptions, "nPermutations" | "randomSeed">> {}
 
 /** Two runs compared on one measure. */
 export interface MeasureComparison {
@@ -182,7 +160,7 @@ export interface MeasureComparison {
   /** Paired Student's t-test, two-sided. */
   tTest: { statistic: number; pValue: number };
   /** Fisher's randomisation test as ranx draws it: fraction of permutations with |mean difference| ≥ the observed one. */
-  permutation: { pValue: number; trials: number; seed: number };
+  permutation: { pValue: number; nPermutations: number; randomSeed: number };
 }
 
 /**
@@ -225,46 +203,7 @@ export function compareRuns(
 }
 
 /** Options of `optimizeFusion` (ranx's `optimize_fusion` keyword arguments, in camelCase). */
-export interface OptimizeFusionOptions {
-  /**
-   * "wsum" (default), "mixed", "wmnz", "w_bordafuse", "w_condorcet" (weights), "rrf" (k), "gmnz" (gamma), "logn_isr"
-   * (sigma), "rbc" (phi), "probfuse" (trained for each number of segments), "slidefuse" (trained, then w); "bayesfuse",
-   * "mapfuse", "posfuse", "segfuse" are trained only (no search, no score).
-   */
-  method?: "wsum" | "mixed" | "wmnz" | "w_bordafuse" | "w_condorcet" | "rrf" | "gmnz" | "combgmnz" | "logn_isr" | "rbc" | "probfuse" | "slidefuse" | "bayesfuse" | "mapfuse" | "posfuse" | "segfuse";
-  /** The measure to maximise, any name evaluate takes (default ranx's "ndcg"). */
-  metric?: string;
-  /** Normalisation applied once before the search or training (default "min-max", as ranx). */
-  norm?: FusionNorm;
-  /** Grid step: weights (default 0.1), rrf's k (default 10), gamma, sigma, phi (default 0.01). */
-  step?: number;
-  /** rrf's smallest k (default 10). */
-  minK?: number;
-  /** rrf's largest k (default 100). */
-  maxK?: number;
-  /** gmnz's smallest γ (default 0.01). */
-  minGamma?: number;
-  /** gmnz's largest γ (default 1.0). */
-  maxGamma?: number;
-  /** logn_isr's smallest σ (default 0.01). */
-  minSigma?: number;
-  /** logn_isr's largest σ (default 1.0). */
-  maxSigma?: number;
-  /** rbc's smallest φ (default 0.01). */
-  minPhi?: number;
-  /** rbc's largest φ (default 1.0). */
-  maxPhi?: number;
-  /** probfuse's smallest number of segments (default 1). */
-  minNSegments?: number;
-  /** probfuse's largest number of segments (default 100). */
-  maxNSegments?: number;
-  /** slidefuse's smallest window half-width (default 1). */
-  minW?: number;
-  /** slidefuse's largest window half-width (default 100). */
-  maxW?: number;
-  /** The configurations to try instead of the generated grid: weight vectors, or k, γ, σ, φ, segment counts or w values. */
-  grid?: number[][] | number[];
-}
+export interface OptimizeFusionOptions extends Partial<rust.OptimizeFusionOptions> {}
 
 /**
  * A fusion configuration, as `fuse` takes it beside the method (`fuse(runs, {method, norm, ...params})`); a probfuse

@@ -84,8 +84,11 @@ export type RunInput = string | Uint8Array | NestedScores | ColumnarRun | Parsed
 
 export type { QueryScope, TiePolicy, Dialect, RecallRounding } from "../rust_types.js";
 
+/** Options of `parseRun` and `runFromColumns`. */
+export interface RunParseOptions extends Partial<rust.RunParseOptions> {}
+
 /** Options of `evaluate` (trec_eval's command-line options by name). */
-export interface EvaluateOptions extends Partial<Omit<rust.EvaluateOptions, "trials" | "seed" | "intents">> {
+export interface EvaluateOptions extends Partial<Omit<rust.EvaluateOptions, "intents">> {
   /**
    * Intent-aware (diversity) qrels, `qid subtopic docno grade` per line (TREC Web track / ndeval format), as text
    * or UTF-8 bytes, for ndeval's measures (`alpha_nDCG@k`, `ERR_IA@k`, `nERR_IA@k`, `P_IA@k`, `StRecall@k`,
@@ -115,7 +118,7 @@ export function parseQrels(text: string | Uint8Array): ParsedQrels {
 }
 
 /** Parses a TREC run (`qid Q0 docno rank score tag`). A duplicate document is an error unless keepFirstDuplicate. */
-export function parseRun(text: string | Uint8Array, options: { keepFirstDuplicate?: boolean } = {}): ParsedRun {
+export function parseRun(text: string | Uint8Array, options: RunParseOptions = {}): ParsedRun {
   return new ParsedRun(wasm.metricsParseRun(bytes(text, "run"), options));
 }
 
@@ -131,7 +134,7 @@ export function qrelsFromColumns(columns: ColumnarQrels): ParsedQrels {
  * A run from query-major columns ({@link ColumnarRun}), kept for many evaluate calls as parseRun's result is. A
  * document twice in one query is an error unless keepFirstDuplicate.
  */
-export function runFromColumns(columns: ColumnarRun, options: { keepFirstDuplicate?: boolean } = {}): ParsedRun {
+export function runFromColumns(columns: ColumnarRun, options: RunParseOptions = {}): ParsedRun {
   return new ParsedRun(columnarRun(columns, "run", options?.keepFirstDuplicate === true));
 }
 

@@ -11,7 +11,7 @@ import type { DocumentDict, LabelDict, Span } from "../document.js";
 export type { DocumentScope, AnswerScope, EvalMode } from "../rust_types.js";
 
 /** Options of `calculateMetrics` (Haystack's defaults: no simulation, `document_id_or_answer`, `any`, `integrated`). */
-export interface HaystackMetricsOptions extends Partial<rust.MetricsOptions> {}
+export interface HaystackMetricsOptions extends Partial<rust.HaystackMetricsOptions> {}
 
 /** Options of `wrongExamples` (Haystack's defaults: n 3, recall_single_hit / f1, thresholds 0.5). */
 export interface WrongExamplesOptions extends Partial<rust.WrongExamplesOptions> {}
@@ -94,7 +94,7 @@ export interface EvaluationInput {
 }
 
 /** Haystack's context matching (`context_matching_min_length`, `…_boost_split_overlaps`, `…_threshold`). */
-export interface ContextMatchingOptions extends Partial<rust.ContextMatching> {}
+export interface ContextMatchingOptions extends Partial<rust.ContextMatchingOptions> {}
 
 /** CSV files: `{"Retriever.csv": text}` or `[[name, text], ...]` (the node name is the file stem). */
 export type CsvFiles = Record<string, string> | Array<[string, string]>;

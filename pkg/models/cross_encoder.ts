@@ -16,7 +16,7 @@ import { workerCount, type WorkersOption } from "./pool.js";
 export type Device = "cpu" | "webgpu";
 
 /** Options of `CrossEncoder.load`: the model's files and how it runs. */
-export interface ModelLoadOptions extends Partial<rust.LoadOptions> {
+export interface ModelLoadOptions extends Partial<rust.ModelLoadOptions> {
   /** The ONNX graph: URL, bytes, or (Node/Deno) a file path. */
   model: ModelSource;
   /** `tokenizer.json`. */

@@ -10,7 +10,7 @@ export type FusionRun = Record<string, Record<string, number>>;
 export type { FusionMethodName, FusionNorm, PositionError } from "../rust_types.js";
 
 /** Options of `fuse` (ranx's `fuse(runs, norm, method, params)`, the params beside the method under ranx's names). */
-export interface FuseOptions extends Partial<rust.FusionOptions> {}
+export interface FuseOptions extends Partial<rust.FuseOptions> {}
 
 /**
  * Fuses ranx-shaped runs as ranx's `fuse` does, with any of ranx's methods and normalisations: normalise each run

@@ -56,7 +56,7 @@ function reshape<T>(lists: T[][], nested: boolean): T[] | T[][] {
 export type { RankingMode, Similarity, StrategyName } from "../rust_types.js";
 
 /** Options of `RecentnessRanker`. */
-export interface RecentnessRankerOptions extends Partial<Omit<rust.RecentnessOptions, "dateMetaField">>, Pick<rust.RecentnessOptions, "dateMetaField"> {
+export interface RecentnessRankerOptions extends Partial<Omit<rust.RecentnessRankerOptions, "dateMetaField">>, Pick<rust.RecentnessRankerOptions, "dateMetaField"> {
   /** Receives each warning of `run` (unparsable dates, scores outside [0, 1]). Default: `console.warn`. */
   onWarning?: (message: string) => void;
 }
@@ -116,7 +116,7 @@ export class RecentnessRanker {
 // ------------------------------------------------------------------------------------------ LostInTheMiddleRanker
 
 /** Options of `LostInTheMiddleRanker`. */
-export interface LostInTheMiddleRankerOptions extends Partial<rust.LostInTheMiddleOptions> {}
+export interface LostInTheMiddleRankerOptions extends Partial<rust.LostInTheMiddleRankerOptions> {}
 
 /**
  * Haystack's LostInTheMiddleRanker: the most relevant documents (input order) go to both ends, the least relevant
@@ -166,7 +166,7 @@ export type DiversityQuery = string | ArrayLike<number> | {
 };
 
 /** Options of `DiversityRanker`. */
-export interface DiversityRankerOptions extends Partial<rust.DiversityOptions> {
+export interface DiversityRankerOptions extends Partial<rust.DiversityRankerOptions> {
   /** Embeds query texts and documents that have no `embedding`. Without it, embeddings must be given. */
   embedder?: TextEmbedder | null;
 }

@@ -202,11 +202,15 @@ fn is_empty_context(c: &Value) -> bool {
     }
 }
 
-/// Options of `new MultiLabel(labels, {dropNegativeLabels, dropNoAnswers})` (Haystack's keyword arguments).
+/// Options of `new MultiLabel(labels, options)` (Haystack's keyword arguments).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct MultiLabelOptions {
+    /// Keep only positive labels (Haystack's `is_positive_label`: a correct document with a correct answer or no
+    /// answer). Default false.
     pub drop_negative_labels: bool,
+    /// Keep only the labels whose `noAnswer` is false. Default false.
     pub drop_no_answers: bool,
 }
 

@@ -19,7 +19,7 @@ use super::cpu::CpuPlan;
 use super::memory_budget::{batch_limit, MemoryBudget, ModelMemory};
 use super::model_info::{parse_config, ModelInfo};
 use super::tokenization::PairTokenizer;
-use super::{LoadOptions, ModelFiles, PreparedModel};
+use super::{ModelLoadOptions, ModelFiles, PreparedModel};
 use crate::python::repr as python_repr;
 use crate::rankers::batch::{pair_queries_with_lists, Batch as RankerBatch, QueryBatch};
 use std::borrow::Borrow;
@@ -194,12 +194,12 @@ pub struct CrossEncoder {
 
 impl CrossEncoder {
     /// Loads a cross-encoder whose graph outputs `logits [batch, num_labels]`.
-    pub fn load(files: ModelFiles<'_>, options: &LoadOptions) -> Result<Self> {
+    pub fn load(files: ModelFiles<'_>, options: &ModelLoadOptions) -> Result<Self> {
         Self::from_prepared(PreparedModel::of(files)?, options)
     }
 
     /// [`CrossEncoder::load`] from a decoded graph (which the plan consumes).
-    pub fn from_prepared(model: PreparedModel<'_>, options: &LoadOptions) -> Result<Self> {
+    pub fn from_prepared(model: PreparedModel<'_>, options: &ModelLoadOptions) -> Result<Self> {
         let config = model.config.map(parse_config).transpose()?;
         let proto = model.graph;
         let info = ModelInfo::detect(&proto, config.as_ref())?;

@@ -13,7 +13,7 @@ use super::batching::{Batch, Sequence};
 use super::cpu::CpuPlan;
 use super::model_info::{parse_config, ModelInfo};
 use super::tokenization::PairTokenizer;
-use super::{LoadOptions, ModelFiles, PreparedModel};
+use super::{ModelLoadOptions, ModelFiles, PreparedModel};
 use crate::{Error, Result};
 
 /// Token-state outputs an encoder export may name.
@@ -78,12 +78,12 @@ pub struct Embedder {
 
 impl Embedder {
     /// Loads an encoder whose graph outputs `last_hidden_state [batch, sequence, hidden]`.
-    pub fn load(files: ModelFiles<'_>, options: &LoadOptions) -> Result<Self> {
+    pub fn load(files: ModelFiles<'_>, options: &ModelLoadOptions) -> Result<Self> {
         Self::from_prepared(PreparedModel::of(files)?, options)
     }
 
     /// [`Embedder::load`] from a decoded graph (which the plan consumes).
-    pub fn from_prepared(model: PreparedModel<'_>, options: &LoadOptions) -> Result<Self> {
+    pub fn from_prepared(model: PreparedModel<'_>, options: &ModelLoadOptions) -> Result<Self> {
         let config = model.config.map(parse_config).transpose()?;
         let proto = model.graph;
         let info = ModelInfo::detect(&proto, config.as_ref())?;

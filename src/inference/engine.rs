@@ -18,7 +18,7 @@ use super::batching::{Batch, Sequence};
 use super::cross_encoder::{group_sequences, rank_groups};
 #[cfg(feature = "webgpu")]
 use super::webgpu::{BertWeights, GpuBert};
-use super::{CrossEncoder, Embedder, LoadOptions, ModelFiles, Pooling, PreparedModel, Ranked, RerankOptions};
+use super::{CrossEncoder, Embedder, ModelLoadOptions, ModelFiles, Pooling, PreparedModel, Ranked, RerankOptions};
 use crate::{Error, Result};
 
 /// Largest |GPU − CPU| difference the probe accepts on logits / embedding components.
@@ -208,12 +208,12 @@ pub struct CrossEncoderEngine {
 impl CrossEncoderEngine {
     /// Loads the CPU model (always: it tokenizes, checks the GPU and is the fallback) and, unless `device` is
     /// `Cpu`, the GPU one. `on_warning` hears every fallback.
-    pub async fn load(files: ModelFiles<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
+    pub async fn load(files: ModelFiles<'_>, options: &ModelLoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
         Self::load_prepared(PreparedModel::of(files)?, options, device, on_warning).await
     }
 
     /// [`CrossEncoderEngine::load`] from a decoded graph, so that the caller can free the ONNX bytes first.
-    pub async fn load_prepared(model: PreparedModel<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
+    pub async fn load_prepared(model: PreparedModel<'_>, options: &ModelLoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
         let weights = gpu_weights(&model, device, Output::Logits);
         Self::with_gpu_weights(model, weights, options, device, on_warning).await
     }
@@ -224,7 +224,7 @@ impl CrossEncoderEngine {
     pub async fn load_with_gpu_model(
         files: ModelFiles<'_>,
         gpu_model: &[u8],
-        options: &LoadOptions,
+        options: &ModelLoadOptions,
         device: Device,
         on_warning: Option<WarningFn>,
     ) -> Result<Self> {
@@ -233,7 +233,7 @@ impl CrossEncoderEngine {
         Self::with_gpu_weights(PreparedModel::of(files)?, weights, options, device, on_warning).await
     }
 
-    async fn with_gpu_weights(model: PreparedModel<'_>, weights: GpuWeights, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
+    async fn with_gpu_weights(model: PreparedModel<'_>, weights: GpuWeights, options: &ModelLoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
         let cpu = CrossEncoder::from_prepared(model, options)?;
         let probe = PROBE_PAIRS.iter().map(|(q, d)| cpu.encode_pair(q, d)).collect::<Result<Vec<_>>>()?;
         let backend = Backend::open(weights, device, on_warning).await;
@@ -340,12 +340,12 @@ pub struct EmbedderEngine {
 
 impl EmbedderEngine {
     /// As [`CrossEncoderEngine::load`], for encoders outputting `last_hidden_state`.
-    pub async fn load(files: ModelFiles<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
+    pub async fn load(files: ModelFiles<'_>, options: &ModelLoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
         Self::load_prepared(PreparedModel::of(files)?, options, device, on_warning).await
     }
 
     /// [`EmbedderEngine::load`] from a decoded graph, so that the caller can free the ONNX bytes first.
-    pub async fn load_prepared(model: PreparedModel<'_>, options: &LoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
+    pub async fn load_prepared(model: PreparedModel<'_>, options: &ModelLoadOptions, device: Device, on_warning: Option<WarningFn>) -> Result<Self> {
         let weights = gpu_weights(&model, device, Output::MeanPooled { normalize: false });
         let cpu = Embedder::from_prepared(model, options)?;
         let probe = PROBE_PAIRS.iter().map(|(_, d)| cpu.tokenizer().single(d)).collect::<Result<Vec<_>>>()?;

@@ -77,7 +77,7 @@ impl<'a> PreparedModel<'a> {
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct LoadOptions {
+pub struct ModelLoadOptions {
     /// Window in tokens, special tokens included. Default: `config.json`'s `max_position_embeddings`, else the
     /// graph's position table, else 512.
     pub max_length: Option<usize>,

@@ -3,7 +3,6 @@
 
 use std::borrow::Cow;
 
-use super::comparison::PermutationSettings;
 use super::evaluation::ranking::TiePolicy;
 use super::evaluation::{EvalOptions, QueryScope};
 use super::inputs::intent_qrels::IntentQrels;
@@ -46,11 +45,6 @@ pub struct EvaluateOptions {
     pub keep_first_duplicate: Option<bool>,
     /// Recall level → number of relevant documents for iprec_at_recall / 11pt_avg.
     pub recall_rounding: Option<RecallRounding>,
-    /// Permutations of `compareRuns`' randomisation test (default 1000, as ranx); `evaluate` refuses it.
-    pub trials: Option<u32>,
-    /// The randomisation test's seed, numpy's legacy seed 0 ≤ s < 2³² (default 42): the same seed gives ranx's
-    /// p-value; `evaluate` refuses it.
-    pub seed: Option<u64>,
     /// Also report each measure's standard deviation over the evaluated queries in `Evaluation.std`, as ranx's
     /// `evaluate(..., return_std=True)` does (numpy's population standard deviation, ddof 0). Default false.
     pub return_std: Option<bool>,
@@ -130,10 +124,5 @@ impl EvaluateOptions {
                 Ok(Cow::Owned(qrels.clone().with_intents(intents)))
             }
         }
-    }
-
-    /// The randomisation test's settings.
-    pub fn permutation(&self) -> Result<PermutationSettings> {
-        PermutationSettings::checked(self.trials, self.seed, ("options.trials", "options.seed"))
     }
 }

@@ -121,3 +121,14 @@ pub fn pair_queries_with_lists<Q: Clone, T>(
         )),
     }
 }
+
+/// The query each list is ranked with, by [`pair_queries_with_lists`]'s rule, for callers that hold the queries and
+/// lists themselves (the hosted rankers in TypeScript): `queries` queries given as a list, `lists` lists given as a
+/// list of lists, or `None` for one flat list.
+pub fn query_for_each_list(query_name: &str, queries: usize, list_name: &str, lists: Option<usize>) -> Result<Vec<usize>> {
+    let lists = match lists {
+        None => Batch::One(Vec::<()>::new()),
+        Some(n) => Batch::Many((0..n).map(|_| Vec::new()).collect()),
+    };
+    Ok(pair_queries_with_lists(query_name, QueryBatch::Many((0..queries).collect()), list_name, lists)?.pairs.into_iter().map(|(_, q, _)| q).collect())
+}

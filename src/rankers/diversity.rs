@@ -54,7 +54,7 @@ crate::deserialize_by_parse!(Similarity, |s| Similarity::parse("", s));
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct DiversityOptions {
+pub struct DiversityRankerOptions {
     /// How documents are compared. Default "dot_product".
     pub similarity: Similarity,
     /// How the next document is picked. Default "greedy".
@@ -78,9 +78,9 @@ pub enum StrategyName {
     Mmr,
 }
 
-impl TryFrom<DiversityOptions> for DiversityRanker {
+impl TryFrom<DiversityRankerOptions> for DiversityRanker {
     type Error = Error;
-    fn try_from(o: DiversityOptions) -> Result<Self> {
+    fn try_from(o: DiversityRankerOptions) -> Result<Self> {
         let strategy = match o.strategy {
             StrategyName::Greedy => DiversityStrategy::Greedy,
             StrategyName::Mmr => DiversityStrategy::MaximalMarginalRelevance { lambda: o.lambda.unwrap_or(0.5) },

@@ -25,7 +25,7 @@ use serde_json::Value;
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct LostInTheMiddleOptions {
+pub struct LostInTheMiddleRankerOptions {
     /// Keep documents until their total word count reaches this (the document that reaches it is kept); `null`
     /// (default): no limit.
     pub word_count_threshold: Option<usize>,
@@ -36,9 +36,9 @@ pub struct LostInTheMiddleOptions {
     pub top_k: Option<i64>,
 }
 
-impl TryFrom<LostInTheMiddleOptions> for LostInTheMiddleRanker {
+impl TryFrom<LostInTheMiddleRankerOptions> for LostInTheMiddleRanker {
     type Error = Error;
-    fn try_from(o: LostInTheMiddleOptions) -> Result<Self> {
+    fn try_from(o: LostInTheMiddleRankerOptions) -> Result<Self> {
         LostInTheMiddleRanker::new(o.word_count_threshold, o.truncate_document, o.top_k)
     }
 }

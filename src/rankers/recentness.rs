@@ -63,11 +63,11 @@ crate::deserialize_by_parse!(RankingMode, |s| RankingMode::parse("", s));
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RecentnessOptions {
+pub struct RecentnessRankerOptions {
     /// The meta key that holds each document's date (ISO 8601, RFC 2822, `2021/05/01`, epoch seconds, …).
     pub date_meta_field: String,
     /// In [0, 1]: 0 ignores age, 0.5 (default) weighs relevance and age equally, 1 sorts by age alone.
-    #[serde(default = "RecentnessOptions::default_weight")]
+    #[serde(default = "RecentnessRankerOptions::default_weight")]
     pub weight: f64,
     /// How many documents to return per list, sliced as Haystack slices (`documents[:topK]`): a negative count
     /// leaves out the last `-topK`; 0 or `null` (default) returns all.
@@ -78,15 +78,15 @@ pub struct RecentnessOptions {
     pub ranking_mode: RankingMode,
 }
 
-impl RecentnessOptions {
+impl RecentnessRankerOptions {
     fn default_weight() -> f64 {
         0.5
     }
 }
 
-impl TryFrom<RecentnessOptions> for RecentnessRanker {
+impl TryFrom<RecentnessRankerOptions> for RecentnessRanker {
     type Error = Error;
-    fn try_from(o: RecentnessOptions) -> Result<Self> {
+    fn try_from(o: RecentnessRankerOptions) -> Result<Self> {
         RecentnessRanker::new(o.date_meta_field, o.weight, o.top_k, o.ranking_mode)
     }
 }

@@ -1,7 +1,7 @@
 //! Shared by the test binaries that load models (each area's main.rs includes it as `mod common`).
 #![allow(dead_code)]
 
-use rerankit::inference::{CrossEncoder, Embedder, LoadOptions, ModelDir};
+use rerankit::inference::{CrossEncoder, Embedder, ModelLoadOptions, ModelDir};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -27,11 +27,11 @@ pub fn model_dir(name: &str, file: &str) -> ModelDir {
 }
 
 pub fn cross_encoder(name: &str, file: &str) -> CrossEncoder {
-    CrossEncoder::load(model_dir(name, file).files(), &LoadOptions::default()).expect("cross-encoder loads")
+    CrossEncoder::load(model_dir(name, file).files(), &ModelLoadOptions::default()).expect("cross-encoder loads")
 }
 
 pub fn embedder(name: &str, file: &str, max_length: usize) -> Embedder {
-    let opts = LoadOptions { max_length: Some(max_length), ..Default::default() };
+    let opts = ModelLoadOptions { max_length: Some(max_length), ..Default::default() };
     Embedder::load(model_dir(name, file).files(), &opts).expect("embedder loads")
 }
 

@@ -11,8 +11,8 @@ mod mutation;
 
 use mutation::{mutate, Rng};
 use rerankit::eval::agent::{self, llm::Config, Responses};
-use rerankit::eval::haystack::{table::parse_literal, EvaluationResult, MetricsOptions};
-use rerankit::inference::{CrossEncoder, LoadOptions, ModelFiles};
+use rerankit::eval::haystack::{table::parse_literal, EvaluationResult, HaystackMetricsOptions};
+use rerankit::inference::{CrossEncoder, ModelLoadOptions, ModelFiles};
 use rerankit::metrics::{evaluate, parse_measures, DuplicatePolicy, EvalOptions, Qrels, Run};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -197,7 +197,7 @@ fn haystack_csv() {
         let node = if b.len() % 2 == 0 { "Retriever" } else { "Reader" };
         match EvaluationResult::from_csv_files(&[(node.to_string(), text(b))]) {
             Ok(result) => {
-                let metrics = result.calculate_metrics(&MetricsOptions::default()).is_ok();
+                let metrics = result.calculate_metrics(&HaystackMetricsOptions::default()).is_ok();
                 let _ = result.wrong_examples(node, &Default::default());
                 let _ = result.to_csv_files();
                 metrics
@@ -261,7 +261,7 @@ fn haystack_and_squad_json() {
         let mut ok = false;
         if let Ok((queries, labels, nodes)) = rerankit::eval::haystack::parse_eval_input(&v) {
             if let Ok(result) = EvaluationResult::from_predictions(&queries, &labels, &nodes, &Default::default()) {
-                ok = result.calculate_metrics(&MetricsOptions::default()).is_ok();
+                ok = result.calculate_metrics(&HaystackMetricsOptions::default()).is_ok();
             }
         }
         if let (Some(dataset), Some(predictions)) = (v.get("dataset"), v.get("predictions")) {
@@ -316,7 +316,7 @@ fn tiny_model(name: &'static str, file: &str) -> Model {
 /// Loads the files and, if that worked, encodes texts that tokenise to nothing or past the window, and scores.
 fn load_and_score(model: &[u8], tokenizer: &[u8], config: &[u8]) -> bool {
     let files = ModelFiles { model, tokenizer, config: Some(config), external_data: &[] };
-    let ce = match CrossEncoder::load(files, &LoadOptions::default()) {
+    let ce = match CrossEncoder::load(files, &ModelLoadOptions::default()) {
         Ok(ce) => ce,
         Err(e) => {
             if std::env::var_os("RERANKIT_FUZZ_DEBUG").is_some() {

@@ -2,9 +2,9 @@
 //! 1.26.4.post0 itself (scripts/fixtures/haystack/make_haystack_eval.py) on SciFact-based labels/predictions.
 
 use rerankit::eval::haystack::context::calculate_context_similarity;
-use rerankit::eval::haystack::{AnswerScope, DocumentScope, EvalMode, MetricsOptions, WrongExamplesOptions};
+use rerankit::eval::haystack::{AnswerScope, DocumentScope, EvalMode, HaystackMetricsOptions, WrongExamplesOptions};
 use rerankit::python::numpy_argsort::argsort_quicksort;
-use rerankit::eval::haystack::{parse_eval_input, ContextMatching, EvaluationResult, NodeTable};
+use rerankit::eval::haystack::{parse_eval_input, ContextMatchingOptions, EvaluationResult, NodeTable};
 use serde_json::Value;
 use std::io::Read;
 use std::path::PathBuf;
@@ -73,7 +73,7 @@ fn built() -> &'static EvaluationResult {
     BUILT.get_or_init(|| {
         let input = read_json("eval_input.json");
         let (queries, labels, nodes) = parse_eval_input(&input).unwrap();
-        EvaluationResult::from_predictions(&queries, &labels, &nodes, &ContextMatching::default()).unwrap()
+        EvaluationResult::from_predictions(&queries, &labels, &nodes, &ContextMatchingOptions::default()).unwrap()
     })
 }
 
@@ -140,8 +140,8 @@ fn rows_equal_haystack_build_eval_dataframe() {
     }
 }
 
-fn options(case: &Value) -> MetricsOptions {
-    MetricsOptions {
+fn options(case: &Value) -> HaystackMetricsOptions {
+    HaystackMetricsOptions {
         simulated_top_k_reader: case["simulated_top_k_reader"].as_i64().unwrap(),
         simulated_top_k_retriever: case["simulated_top_k_retriever"].as_i64().unwrap(),
         document_scope: DocumentScope::parse(case["document_scope"].as_str().unwrap()).unwrap(),

@@ -7,7 +7,7 @@
 #![cfg(feature = "cpu")]
 
 
-use rerankit::eval::haystack::{AnswerScope, EvalMode, MetricsOptions, WrongExamplesOptions};
+use rerankit::eval::haystack::{AnswerScope, EvalMode, HaystackMetricsOptions, WrongExamplesOptions};
 use rerankit::eval::haystack::sas::{BiEncoderSas, CrossEncoderSas, SasScorer};
 use rerankit::eval::haystack::{EvaluationResult, NodeTable};
 use serde_json::Value;
@@ -74,11 +74,11 @@ fn check(model: &str, r: &EvaluationResult) {
     // calculate_metrics: the Reader's exact_match, f1, sas (+ num_examples_for_eval)
     let grid: Value = serde_json::from_str(&fixture(&format!("sas/{model}/metrics.json"))).unwrap();
     for case in grid.as_array().unwrap() {
-        let o = MetricsOptions {
+        let o = HaystackMetricsOptions {
             simulated_top_k_reader: case["simulated_top_k_reader"].as_i64().unwrap(),
             answer_scope: AnswerScope::parse(case["answer_scope"].as_str().unwrap()).unwrap(),
             eval_mode: EvalMode::parse(case["eval_mode"].as_str().unwrap()).unwrap(),
-            ..MetricsOptions::default()
+            ..HaystackMetricsOptions::default()
         };
         let got = r.calculate_metrics(&o).unwrap();
         let reader = Value::Object(got.into_iter().find(|(n, _)| n == "Reader").unwrap().1);

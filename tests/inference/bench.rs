@@ -4,7 +4,7 @@
 
 
 use crate::common::*;
-use rerankit::inference::{CrossEncoder, LoadOptions, RerankOptions};
+use rerankit::inference::{CrossEncoder, ModelLoadOptions, RerankOptions};
 use std::collections::HashMap;
 
 #[test]
@@ -43,7 +43,7 @@ fn bench_native_rerank() {
     for file in ["model.onnx", "model_int8.onnx"] {
         let dir = model_dir("ce-probe", file);
         let t = std::time::Instant::now();
-        let ce = CrossEncoder::load(dir.files(), &LoadOptions { max_length, ..Default::default() }).unwrap();
+        let ce = CrossEncoder::load(dir.files(), &ModelLoadOptions { max_length, ..Default::default() }).unwrap();
         let load_ms = t.elapsed().as_secs_f64() * 1e3;
         let options = RerankOptions { top_k: None, batch_size: batch, max_chunks_per_doc: 1, ..Default::default() };
         let t = std::time::Instant::now();

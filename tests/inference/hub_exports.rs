@@ -8,7 +8,7 @@
 //!   onnxruntime's run of the same file, ×2;
 //! - token ids equal to the `tokenizers` library's (only_second truncation to the window, RoBERTa offset).
 
-use rerankit::inference::{CrossEncoder, Embedder, LoadOptions, ModelDir};
+use rerankit::inference::{CrossEncoder, Embedder, ModelLoadOptions, ModelDir};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -73,11 +73,11 @@ fn check_form(r: &Value, repo: &std::path::Path, form: &str, meta: &Value, ort: 
             let ort = floats(ort);
             let dir = ModelDir::read(repo, meta["file"].as_str().unwrap()).unwrap_or_else(|e| panic!("{repo:?} {form}: {e}"));
             let ours: Vec<f32> = if embedder {
-                let e = Embedder::load(dir.files(), &LoadOptions::default()).unwrap_or_else(|e| panic!("{} {form}: {e}", r["repo"]));
+                let e = Embedder::load(dir.files(), &ModelLoadOptions::default()).unwrap_or_else(|e| panic!("{} {form}: {e}", r["repo"]));
                 let texts: Vec<&str> = r["texts"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect();
                 e.embed(&texts, false, 4).unwrap().concat()
             } else {
-                let ce = CrossEncoder::load(dir.files(), &LoadOptions::default()).unwrap_or_else(|e| panic!("{} {form}: {e}", r["repo"]));
+                let ce = CrossEncoder::load(dir.files(), &ModelLoadOptions::default()).unwrap_or_else(|e| panic!("{} {form}: {e}", r["repo"]));
                 assert_eq!(ce.max_length(), r["window"].as_u64().unwrap() as usize, "{} {form}: window", r["repo"]);
                 let pairs: Vec<(&str, &str)> =
                     r["pairs"].as_array().unwrap().iter().map(|p| (p[0].as_str().unwrap(), p[1].as_str().unwrap())).collect();
@@ -114,12 +114,12 @@ fn roberta_window_comes_from_the_graph_without_config_json() {
         let model = read("tiny-xlm-roberta-reranker", file);
         let tokenizer = read("tiny-xlm-roberta-reranker", "tokenizer.json");
         let files = rerankit::inference::ModelFiles { model: &model, tokenizer: &tokenizer, ..Default::default() };
-        let ce = CrossEncoder::load(files, &LoadOptions::default()).unwrap();
+        let ce = CrossEncoder::load(files, &ModelLoadOptions::default()).unwrap();
         assert_eq!(ce.max_length(), 128, "{file}");
         let long = "word ".repeat(2000);
         let scores = ce.score(&[("query", long.as_str())], 1).unwrap();
         assert!(scores[0].is_finite());
-        let err = CrossEncoder::load(files, &LoadOptions { max_length: Some(130), ..Default::default() }).err().unwrap();
+        let err = CrossEncoder::load(files, &ModelLoadOptions { max_length: Some(130), ..Default::default() }).err().unwrap();
         assert!(err.message.contains("maxLength") && err.message.contains("128"), "{err}");
     }
 }
@@ -130,7 +130,7 @@ fn a_tokenizer_of_another_model_is_refused() {
         let dir = ModelDir::read(repo_dir(model_repo), "onnx/model.onnx").unwrap();
         let tokenizer = read(tokenizer_repo, "tokenizer.json");
         let files = rerankit::inference::ModelFiles { tokenizer: &tokenizer, ..dir.files() };
-        CrossEncoder::load(files, &LoadOptions::default()).err()
+        CrossEncoder::load(files, &ModelLoadOptions::default()).err()
     };
     for (model, tokenizer) in [
         ("tiny-bert-reranker", "tiny-xlm-roberta-reranker"),
@@ -150,12 +150,12 @@ fn a_missing_or_short_external_data_file_is_named() {
     let model = read("tiny-bert-reranker", "onnx/model_external.onnx");
     let tokenizer = read("tiny-bert-reranker", "tokenizer.json");
     let files = rerankit::inference::ModelFiles { model: &model, tokenizer: &tokenizer, ..Default::default() };
-    let err = CrossEncoder::load(files, &LoadOptions::default()).err().unwrap();
+    let err = CrossEncoder::load(files, &ModelLoadOptions::default()).err().unwrap();
     assert_eq!(err.code, rerankit::ErrorCode::ModelLoad);
     assert!(err.message.contains("model_external.onnx.data"), "{err}");
     let data = read("tiny-bert-reranker", "onnx/model_external.onnx.data");
     let short = [rerankit::inference::ExternalFile { location: "model_external.onnx.data".into(), bytes: data[..data.len() / 2].to_vec() }];
-    let err = CrossEncoder::load(rerankit::inference::ModelFiles { external_data: &short, ..files }, &LoadOptions::default()).err().unwrap();
+    let err = CrossEncoder::load(rerankit::inference::ModelFiles { external_data: &short, ..files }, &ModelLoadOptions::default()).err().unwrap();
     assert!(err.message.contains("truncated"), "{err}");
 }
 
@@ -215,7 +215,7 @@ fn edited_model(file: &str, edit: &dyn Fn(&mut tract_onnx::pb::ModelProto)) -> V
 fn load_refused(model: &[u8]) -> rerankit::Error {
     let tokenizer = read("tiny-bert-reranker", "tokenizer.json");
     let files = rerankit::inference::ModelFiles { model, tokenizer: &tokenizer, ..Default::default() };
-    CrossEncoder::load(files, &LoadOptions::default()).err().expect("the edited model is refused")
+    CrossEncoder::load(files, &ModelLoadOptions::default()).err().expect("the edited model is refused")
 }
 
 #[test]
@@ -226,7 +226,7 @@ fn text_that_encodes_to_no_tokens_is_an_error_not_a_trap() {
     tokenizer["post_processor"] = Value::Null;
     let tokenizer = serde_json::to_vec(&tokenizer).unwrap();
     let dir = ModelDir::read(repo_dir("tiny-bert-reranker"), "onnx/model.onnx").unwrap();
-    let ce = CrossEncoder::load(rerankit::inference::ModelFiles { tokenizer: &tokenizer, ..dir.files() }, &LoadOptions::default()).unwrap();
+    let ce = CrossEncoder::load(rerankit::inference::ModelFiles { tokenizer: &tokenizer, ..dir.files() }, &ModelLoadOptions::default()).unwrap();
     let err = ce.score(&[("query", "a document"), ("\u{200b}", "\u{200b}")], 2).err().unwrap();
     assert_eq!(err.code, rerankit::ErrorCode::InvalidArgument, "{err}");
     assert!(err.message.starts_with("pairs[1]: the query and document encode to no tokens"), "{err}");
@@ -239,7 +239,7 @@ fn text_that_encodes_to_no_tokens_is_an_error_not_a_trap() {
     let mut tokenizer: Value = serde_json::from_slice(&dir.tokenizer).unwrap();
     tokenizer["post_processor"] = Value::Null;
     let tokenizer = serde_json::to_vec(&tokenizer).unwrap();
-    let embedder = Embedder::load(rerankit::inference::ModelFiles { tokenizer: &tokenizer, ..dir.files() }, &LoadOptions::default()).unwrap();
+    let embedder = Embedder::load(rerankit::inference::ModelFiles { tokenizer: &tokenizer, ..dir.files() }, &ModelLoadOptions::default()).unwrap();
     let err = embedder.embed(&["words", ""], true, 8).err().unwrap();
     assert!(err.message.starts_with("texts[1]: the text encodes to no tokens"), "{err}");
 }

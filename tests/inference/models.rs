@@ -5,7 +5,7 @@
 
 
 use crate::common::*;
-use rerankit::inference::{CrossEncoder, Embedder, LoadOptions, ModelFiles, RerankOptions};
+use rerankit::inference::{CrossEncoder, Embedder, ModelLoadOptions, ModelFiles, RerankOptions};
 use rerankit::{Document, ErrorCode};
 
 fn max_diff(a: &[f32], b: &[f32]) -> f32 {
@@ -234,7 +234,7 @@ fn ten_megabyte_document() {
 #[test]
 fn errors_have_codes() {
     let dir = model_dir("ce-parity-1", "model.onnx");
-    let opts = LoadOptions::default();
+    let opts = ModelLoadOptions::default();
     let load = |model: &[u8], tokenizer: &[u8]| CrossEncoder::load(ModelFiles { model, tokenizer, config: dir.config.as_deref(), external_data: &[] }, &opts);
     // Corrupt bytes.
     assert_eq!(load(b"not an onnx file at all", &dir.tokenizer).err().unwrap().code, ErrorCode::ModelLoad);
@@ -269,9 +269,9 @@ fn errors_have_codes() {
     table.content_type = rerankit::document::ContentType::Table;
     assert_eq!(ce.rerank("q", &[table], &RerankOptions::default()).unwrap_err().code, ErrorCode::InvalidArgument);
     assert!(ce.rerank_texts("q", &[], &RerankOptions::default()).unwrap().is_empty());
-    let e = CrossEncoder::load(dir.files(), &LoadOptions { max_length: Some(4096), ..Default::default() }).err().unwrap();
+    let e = CrossEncoder::load(dir.files(), &ModelLoadOptions { max_length: Some(4096), ..Default::default() }).err().unwrap();
     assert_eq!(e.code, ErrorCode::InvalidArgument);
-    let e = Embedder::load(dir.files(), &LoadOptions::default()).err().unwrap();
+    let e = Embedder::load(dir.files(), &ModelLoadOptions::default()).err().unwrap();
     assert_eq!(e.code, ErrorCode::ModelLoad);
 }
 
@@ -281,7 +281,7 @@ fn errors_have_codes() {
 fn nan_logits() {
     let dir = model_dir("ce-parity-1", "model.onnx");
     let model = with_nan_classifier_bias(&dir.model);
-    let ce = CrossEncoder::load(ModelFiles { model: &model, tokenizer: &dir.tokenizer, config: dir.config.as_deref(), external_data: &[] }, &LoadOptions::default()).unwrap();
+    let ce = CrossEncoder::load(ModelFiles { model: &model, tokenizer: &dir.tokenizer, config: dir.config.as_deref(), external_data: &[] }, &ModelLoadOptions::default()).unwrap();
     let logits = ce.score(&[("q", "a document")], 1).unwrap();
     assert!(logits[0].is_nan());
     let e = ce.rerank_texts("q", &["a document", "another"], &RerankOptions::default()).unwrap_err();
@@ -294,7 +294,7 @@ fn load_time() {
     let dir = model_dir("ce-probe", "model.onnx");
     for _ in 0..2 {
         let t = std::time::Instant::now();
-        CrossEncoder::load(dir.files(), &LoadOptions::default()).unwrap();
+        CrossEncoder::load(dir.files(), &ModelLoadOptions::default()).unwrap();
         eprintln!("ce-probe fp32 load + optimise: {:.2?}", t.elapsed());
     }
 }

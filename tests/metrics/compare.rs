@@ -32,8 +32,8 @@ fn settings(case: &Json) -> CompareSettings {
     CompareSettings {
         stat_test,
         permutation: PermutationSettings {
-            trials: case["n_permutations"].as_u64().unwrap() as u32,
-            seed: case["random_seed"].as_u64().unwrap() as u32,
+            n_permutations: case["n_permutations"].as_u64().unwrap() as u32,
+            random_seed: case["random_seed"].as_u64().unwrap() as u32,
         },
         max_p: case["max_p"].as_f64().unwrap(),
     }
@@ -150,7 +150,7 @@ fn compare_refuses_bad_input() {
     let bad = |s: CompareSettings, n: &[String]| compare_scores(n, qids.clone(), one.clone(), s).unwrap_err().to_string();
     assert!(bad(CompareSettings { max_p: f64::NAN, ..Default::default() }, &names).contains("maxP"));
     assert!(bad(CompareSettings { max_p: 0.0, ..Default::default() }, &names).contains("maxP"));
-    let zero = CompareSettings { permutation: PermutationSettings { trials: 0, seed: 1 }, ..Default::default() };
+    let zero = CompareSettings { permutation: PermutationSettings { n_permutations: 0, random_seed: 1 }, ..Default::default() };
     assert!(bad(zero, &names).contains("nPermutations"));
     assert!(bad(CompareSettings::default(), &names[..1]).contains("runs"));
     let twice = vec![names[0].clone(), names[1].clone(), names[0].clone(), names[2].clone()];

@@ -4,7 +4,7 @@
 
 use crate::collection::collection;
 use rerankit::metrics::Qrels;
-use rerankit::rankers::fusion::optimize::{optimize_fusion, FusionParams, OptimizeOptions};
+use rerankit::rankers::fusion::optimize::{optimize_fusion, FusionParams, OptimizeFusionOptions};
 use rerankit::rankers::fusion::Run;
 use rerankit::ErrorCode;
 use serde_json::Value as Json;
@@ -40,7 +40,7 @@ fn optimize_fusion_equals_ranx() {
     let (mut configs, mut worst) = (0, 0.0f64);
     for case in cases {
         let runs: Vec<Run> = case["runs"].as_array().unwrap().iter().map(|n| trec_run(n.as_str().unwrap())).collect();
-        let mut options = OptimizeOptions { method: case["method"].as_str().unwrap().into(), metric: case["metric"].as_str().unwrap().into(), ..Default::default() };
+        let mut options = OptimizeFusionOptions { method: case["method"].as_str().unwrap().into(), metric: case["metric"].as_str().unwrap().into(), ..Default::default() };
         let kwargs = &case["kwargs"];
         options.step = kwargs["step"].as_f64();
         options.min_k = kwargs["min_k"].as_u64().map(|k| k as u32);
@@ -79,27 +79,27 @@ fn optimize_fusion_equals_ranx() {
 fn optimize_fusion_refuses_bad_input() {
     let qrels = Qrels::parse("q 0 a 1\n").unwrap();
     let runs = vec![Run::new(vec![("q".into(), vec![("a".into(), 1.0)])]); 2];
-    let err = |o: OptimizeOptions, runs: &[Run]| optimize_fusion(&qrels, runs, &o).unwrap_err();
+    let err = |o: OptimizeFusionOptions, runs: &[Run]| optimize_fusion(&qrels, runs, &o).unwrap_err();
     let cases = [
-        (OptimizeOptions { method: "bordafuse".into(), ..Default::default() }, "method"),
-        (OptimizeOptions { metric: "nope@3".into(), ..Default::default() }, "nope"),
-        (OptimizeOptions { step: Some(0.0), ..Default::default() }, "step"),
-        (OptimizeOptions { step: Some(f64::NAN), ..Default::default() }, "step"),
-        (OptimizeOptions { method: "rrf".into(), step: Some(2.5), ..Default::default() }, "step"),
-        (OptimizeOptions { min_k: Some(3), ..Default::default() }, "minK"),
-        (OptimizeOptions { grid: Some(vec![serde_json::json!([0.5])]), ..Default::default() }, "grid[0]"),
-        (OptimizeOptions { method: "rrf".into(), grid: Some(vec![serde_json::json!(-1)]), ..Default::default() }, "grid[0]"),
-        (OptimizeOptions { grid: Some(vec![]), ..Default::default() }, "grid"),
-        (OptimizeOptions { method: "rrf".into(), min_k: Some(0), max_k: Some(u32::MAX), step: Some(1.0), ..Default::default() }, "grid"),
+        (OptimizeFusionOptions { method: "bordafuse".into(), ..Default::default() }, "method"),
+        (OptimizeFusionOptions { metric: "nope@3".into(), ..Default::default() }, "nope"),
+        (OptimizeFusionOptions { step: Some(0.0), ..Default::default() }, "step"),
+        (OptimizeFusionOptions { step: Some(f64::NAN), ..Default::default() }, "step"),
+        (OptimizeFusionOptions { method: "rrf".into(), step: Some(2.5), ..Default::default() }, "step"),
+        (OptimizeFusionOptions { min_k: Some(3), ..Default::default() }, "minK"),
+        (OptimizeFusionOptions { grid: Some(vec![serde_json::json!([0.5])]), ..Default::default() }, "grid[0]"),
+        (OptimizeFusionOptions { method: "rrf".into(), grid: Some(vec![serde_json::json!(-1)]), ..Default::default() }, "grid[0]"),
+        (OptimizeFusionOptions { grid: Some(vec![]), ..Default::default() }, "grid"),
+        (OptimizeFusionOptions { method: "rrf".into(), min_k: Some(0), max_k: Some(u32::MAX), step: Some(1.0), ..Default::default() }, "grid"),
     ];
     for (options, field) in cases {
         let e = err(options, &runs);
         assert_eq!(e.code, ErrorCode::InvalidArgument);
         assert!(e.to_string().contains(field), "{e} should name {field}");
     }
-    assert!(err(OptimizeOptions::default(), &runs[..1]).to_string().contains("runs"));
+    assert!(err(OptimizeFusionOptions::default(), &runs[..1]).to_string().contains("runs"));
     // an explicit grid is tried in order, and the last of equal scores wins (ranx's `>=`)
-    let options = OptimizeOptions { grid: Some(vec![serde_json::json!([1.0, 0.0]), serde_json::json!([0.0, 1.0])]), ..Default::default() };
+    let options = OptimizeFusionOptions { grid: Some(vec![serde_json::json!([1.0, 0.0]), serde_json::json!([0.0, 1.0])]), ..Default::default() };
     let result = optimize_fusion(&qrels, &runs, &options).unwrap();
     assert_eq!(result.best, FusionParams::Weights(vec![0.0, 1.0]));
     assert_eq!(result.trials.len(), 2);

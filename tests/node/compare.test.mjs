@@ -77,7 +77,7 @@ test("compareRuns: names from TREC tags or run_i, ranx-shaped runs, the two-run 
   const tagged = compareRuns(qrelsText, runTexts.slice(0, 2), "ndcg@10");
   assert.deepEqual(tagged.runNames.length, 2);
   assert.notEqual(tagged.runNames[0], "run_1"); // the TREC tag column
-  const two = compareRuns(qrelsText, runTexts[0], runTexts[1], ["ndcg@10"], { trials: 1000, seed: 42 });
+  const two = compareRuns(qrelsText, runTexts[0], runTexts[1], ["ndcg@10"], { nPermutations: 1000, randomSeed: 42 });
   const f = fixture.compare.find((c) => c.stat_test === "fisher" && c.random_seed === 42);
   assert.equal(two["ndcg@10"].permutation.pValue, f.report.bm25.comparisons.second["ndcg@10"]);
 });

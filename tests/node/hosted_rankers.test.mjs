@@ -181,10 +181,10 @@ test("rerankBatch: Haystack's predict_batch shapes (a) one query + a list, (b) o
   assert.equal(c[1][0].document, B[c[1][0].index]);
   const queriesSent = mock.requests.slice(-2).map((r) => r.body.query).sort();
   assert.deepEqual(queriesSent, [q2, QUERY].sort());
-  // any other shape is INVALID_ARGUMENT, as the local model's
+  // any other shape is INVALID_ARGUMENT, as the local model's (one rule: src/rankers/batch.rs)
   const n = mock.requests.length;
-  await rejectsWith(ranker.rerankBatch([QUERY, q2], A), "INVALID_ARGUMENT", /^queries: 2 queries need a list of document lists/);
-  await rejectsWith(ranker.rerankBatch([QUERY, q2, "x"], [A, B]), "INVALID_ARGUMENT", /^queries: 3 queries for 2 document lists/);
+  await rejectsWith(ranker.rerankBatch([QUERY, q2], A), "INVALID_ARGUMENT", /^queries: 2 queries for a single list in documents/);
+  await rejectsWith(ranker.rerankBatch([QUERY, q2, "x"], [A, B]), "INVALID_ARGUMENT", /^queries: 3 queries for 2 lists in documents/);
   await rejectsWith(ranker.rerankBatch([QUERY, 7], [A, B]), "INVALID_ARGUMENT", /^queries\[1\]: expected a string/);
   await rejectsWith(ranker.rerankBatch(QUERY, [A, [1]]), "INVALID_ARGUMENT", /^documents\[1\]\[0\]: expected a string, a Document/);
   assert.equal(mock.requests.length, n);

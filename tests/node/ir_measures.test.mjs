@@ -64,7 +64,7 @@ test("alpha_nDCG and ERR_IA read the intent-aware qrels given as options.intents
     const [qid, q0, doc, rank, score, tag] = line.split(" ");
     return [qid, q0, doc, rank, String(-Number(score)), tag].join(" ");
   }).join("\n");
-  const comparison = compareRuns(qrels, run, reversed, ["alpha_nDCG@10", "nNRBP"], { intents, complete: true, trials: 10 });
+  const comparison = compareRuns(qrels, run, reversed, ["alpha_nDCG@10", "nNRBP"], { intents, complete: true, nPermutations: 10 });
   const expected = reference("intents.run").measures;
   close(comparison["alpha_nDCG@10"].meanA, expected["alpha_nDCG@10"].mean, "pyndeval", "compareRuns alpha_nDCG@10");
   close(comparison["nNRBP"].meanA, expected["nNRBP"].mean, "pyndeval", "compareRuns nNRBP");
@@ -79,7 +79,7 @@ test("alpha_nDCG and ERR_IA read the intent-aware qrels given as options.intents
 test("compareRuns takes ir_measures names", () => {
   const qrels = read("ir_measures/qrels.graded.trec");
   const names = ["P(rel=2)@10", "ERR@10", "RBP(p=0.5,rel=2)", "Judged@10", "nDCG(gains={0:0,1:1,2:3,3:7,4:15})@10"];
-  const comparison = compareRuns(qrels, read("runs/second.trec"), read("runs/ce_probe.trec"), names, { complete: true, trials: 10 });
+  const comparison = compareRuns(qrels, read("runs/second.trec"), read("runs/ce_probe.trec"), names, { complete: true, nPermutations: 10 });
   assert.deepEqual(Object.keys(comparison), names);
   const a = reference("graded.second").measures;
   const b = reference("graded.ce_probe").measures;

@@ -123,7 +123,7 @@ test("evaluate: bad input throws RerankitError with a code and the place", () =>
   throwsCode(() => evaluate(qrelsObject, { q1: { d1: "high" } }, "map"), "INVALID_ARGUMENT", /run\["q1"\]\["d1"\]/);
   throwsCode(() => evaluate({ q1: { d1: 1.5 } }, runObject, "map"), "INVALID_ARGUMENT", /qrels\["q1"\]\["d1"\].*integer/);
   throwsCode(() => evaluate(QRELS, RUN, "map", { relevance: 2 }), "INVALID_ARGUMENT", /^options\.relevance: unknown option "relevance": did you mean "relevanceLevel"\?/);
-  throwsCode(() => evaluate(QRELS, RUN, "map", { trials: 10 }), "INVALID_ARGUMENT", /options\.trials: only compare/);
+  throwsCode(() => evaluate(QRELS, RUN, "map", { nPermutations: 10 }), "INVALID_ARGUMENT", /^options\.nPermutations: unknown option/);
   throwsCode(() => evaluate(QRELS, RUN, "map", { ties: "random" }), "INVALID_ARGUMENT", /options.ties/);
   throwsCode(() => evaluate(42, RUN, "map"), "INVALID_ARGUMENT", /qrels/);
   const empty = evaluate(QRELS, "", "map");
@@ -142,7 +142,7 @@ test("compareRuns: means, per-query deltas, t-test and seeded permutation test",
     a[`q${i}`] = { rel: i % 3 === 0 ? 2 : 0.5, other: 1 };
     b[`q${i}`] = { rel: 2, other: 1 };
   }
-  const c = compareRuns(qrels, a, b, ["recip_rank", "P@1"], { seed: 7, trials: 500 });
+  const c = compareRuns(qrels, a, b, ["recip_rank", "P@1"], { randomSeed: 7, nPermutations: 500 });
   assert.deepEqual(Object.keys(c), ["recip_rank", "P@1"]);
   const rr = c.recip_rank;
   assert.equal(rr.meanB, 1);
@@ -150,10 +150,10 @@ test("compareRuns: means, per-query deltas, t-test and seeded permutation test",
   assert.ok(Math.abs(rr.delta - (rr.meanB - rr.meanA)) < 1e-15);
   assert.equal(rr.perQuery.q1.delta, 0.5);
   assert.ok(rr.tTest.pValue < 1e-6 && rr.tTest.statistic > 0);
-  assert.equal(rr.permutation.trials, 500);
-  assert.equal(rr.permutation.seed, 7);
+  assert.equal(rr.permutation.nPermutations, 500);
+  assert.equal(rr.permutation.randomSeed, 7);
   assert.ok(rr.permutation.pValue < 0.01);
-  const again = compareRuns(qrels, a, b, ["recip_rank"], { seed: 7, trials: 500 });
+  const again = compareRuns(qrels, a, b, ["recip_rank"], { randomSeed: 7, nPermutations: 500 });
   assert.equal(again.recip_rank.permutation.pValue, rr.permutation.pValue);
   const same = compareRuns(qrels, a, a, "map");
   assert.equal(same.map.tTest.pValue, 1);

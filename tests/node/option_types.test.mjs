@@ -13,24 +13,32 @@ import { __optionFields } from "../../pkg/dist/wasm/rerankit.js";
 
 const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../pkg/dist");
 
-// [declaration file, TypeScript interface, Rust struct, keys the wrapper consumes, Rust fields the type leaves out]
+const RUST_FIELDS = __optionFields();
+
+// [declaration file, TypeScript interface, Rust struct, keys the wrapper consumes or another struct reads, Rust
+// fields the type leaves out]
 const PAIRS = [
   ["models/cross_encoder.d.ts", "RerankOptions", "RerankOptions", ["returnDocuments", "signal", "onProgress", "clock"], []],
-  ["models/cross_encoder.d.ts", "ModelLoadOptions", "LoadOptions", ["model", "tokenizer", "config", "externalData", "device", "workers", "onWarning", "onProgress", "signal", "cache"], []],
+  ["models/cross_encoder.d.ts", "ModelLoadOptions", "ModelLoadOptions", ["model", "tokenizer", "config", "externalData", "device", "workers", "onWarning", "onProgress", "signal", "cache"], []],
   ["models/cross_encoder.d.ts", "ScoreOptions", "ScoreOptions", ["signal", "onProgress"], []],
   ["models/cross_encoder.d.ts", "EmbedOptions", "EmbedOptions", ["signal", "onProgress"], []],
-  ["rankers/haystack_rankers.d.ts", "RecentnessRankerOptions", "RecentnessOptions", ["onWarning"], []],
-  ["rankers/haystack_rankers.d.ts", "LostInTheMiddleRankerOptions", "LostInTheMiddleOptions", [], []],
-  ["rankers/haystack_rankers.d.ts", "DiversityRankerOptions", "DiversityOptions", ["embedder"], []],
-  ["rankers/fusion.d.ts", "FuseOptions", "FusionOptions", [], []],
+  ["rankers/haystack_rankers.d.ts", "RecentnessRankerOptions", "RecentnessRankerOptions", ["onWarning"], []],
+  ["rankers/haystack_rankers.d.ts", "LostInTheMiddleRankerOptions", "LostInTheMiddleRankerOptions", [], []],
+  ["rankers/haystack_rankers.d.ts", "DiversityRankerOptions", "DiversityRankerOptions", ["embedder"], []],
+  ["rankers/fusion.d.ts", "FuseOptions", "FuseOptions", [], []],
   ["rankers/fusion.d.ts", "AdaptiveWeightOptions", "AdaptiveWeightOptions", [], []],
   ["rankers/fusion.d.ts", "CombineScoresOptions", "CombineScoresOptions", [], []],
-  // evaluate has no permutation test: trials and seed are compare's (and evaluate refuses them)
-  ["metrics/evaluate.d.ts", "EvaluateOptions", "EvaluateOptions", [], ["trials", "seed"]],
-  ["metrics/comparison.d.ts", "CompareOptions", "EvaluateOptions", [], []],
-  ["metrics/haystack_eval.d.ts", "HaystackMetricsOptions", "MetricsOptions", [], []],
+  ["metrics/evaluate.d.ts", "EvaluateOptions", "EvaluateOptions", [], []],
+  ["metrics/evaluate.d.ts", "RunParseOptions", "RunParseOptions", [], []],
+  // compareRuns(qrels, runA, runB): evaluate's options and the permutation test's (its two tests are fixed)
+  ["metrics/comparison.d.ts", "CompareOptions", "EvaluateOptions", ["nPermutations", "randomSeed"], []],
+  ["metrics/comparison.d.ts", "CompareRunsOptions", "CompareOptions", [...RUST_FIELDS.EvaluateOptions, "names"], []],
+  ["metrics/comparison.d.ts", "ReportOptions", "ReportOptions", [], []],
+  ["metrics/comparison.d.ts", "OptimizeFusionOptions", "OptimizeFusionOptions", [], []],
+  ["document.d.ts", "MultiLabelOptions", "MultiLabelOptions", [], []],
+  ["metrics/haystack_eval.d.ts", "HaystackMetricsOptions", "HaystackMetricsOptions", [], []],
   ["metrics/haystack_eval.d.ts", "WrongExamplesOptions", "WrongExamplesOptions", [], []],
-  ["metrics/haystack_eval.d.ts", "ContextMatchingOptions", "ContextMatching", [], []],
+  ["metrics/haystack_eval.d.ts", "ContextMatchingOptions", "ContextMatchingOptions", [], []],
   ["metrics/haystack_eval.d.ts", "SquadOptions", "SquadOptions", [], []],
 ];
 
@@ -52,7 +60,7 @@ function declaredKeys() {
 }
 
 test("every TypeScript option type declares exactly the Rust fields plus the keys its wrapper consumes", () => {
-  const rust = __optionFields();
+  const rust = RUST_FIELDS;
   const ts = declaredKeys();
   for (const [file, iface, struct, wrapper, omitted] of PAIRS) {
     const declared = ts.get(`${file}:${iface}`);
@@ -90,7 +98,7 @@ test("a misspelt option is INVALID_ARGUMENT naming it and the closest valid name
   throws(() => adaptiveWeight([1, 2], [2, 1], { minweight: 0.1 }), /did you mean "minWeight"\?/);
   throws(() => combineScores([1, 2], [2, 1], { retrieverWeigth: 1 }), /did you mean "retrieverWeight"\?/);
   throws(() => evaluate({ q: { a: 1 } }, { q: { a: 1 } }, "map", { maxResult: 3 }), /did you mean "maxResults"\?/);
-  throws(() => compareRuns({ q: { a: 1 } }, { q: { a: 1 } }, { q: { a: 1 } }, "map", { trails: 10 }), /did you mean "trials"\?/);
+  throws(() => compareRuns({ q: { a: 1 } }, { q: { a: 1 } }, { q: { a: 1 } }, "map", { nPermutation: 10 }), /did you mean "nPermutations"\?/);
   throws(() => EvaluationResult.fromJSON({}).calculateMetrics({ evalmode: "isolated" }), /did you mean "evalMode"\?/);
   // values of the right name but the wrong kind name the field too
   throws(() => new LostInTheMiddleRanker({ topK: 1.5 }), /^topK: expected an integer/);

@@ -265,8 +265,8 @@ fn equals_ranx_on_the_collection_fixtures() {
 // relative; the chosen parameters exactly.
 
 use rerankit::metrics::Qrels;
-use rerankit::rankers::fusion::optimize::{optimize_fusion, FusionParams, OptimizeOptions};
-use rerankit::rankers::fusion::FusionOptions;
+use rerankit::rankers::fusion::optimize::{optimize_fusion, FusionParams, OptimizeFusionOptions};
+use rerankit::rankers::fusion::FuseOptions;
 use serde_json::Value as Json;
 
 fn ranx_fusion_fixture() -> Json {
@@ -331,7 +331,7 @@ fn every_method_and_norm_equals_ranx() {
         }
         options["method"] = json!(method);
         options["norm"] = case["norm"].clone();
-        let options: FusionOptions = rerankit::options::from_json("", options).unwrap();
+        let options: FuseOptions = rerankit::options::from_json("", options).unwrap();
         let (m, norm) = options.method_and_norm().unwrap();
         let ours = fuse(&runs, &m, norm).unwrap();
         for (q, docs) in fixture["docs"].as_object().unwrap() {
@@ -363,7 +363,7 @@ fn optimize_and_train_equal_ranx() {
     let mut methods = HashSet::new();
     for case in fixture["optimize_fusion"].as_array().unwrap() {
         let method = case["method"].as_str().unwrap();
-        let mut options: OptimizeOptions = rerankit::options::from_json("", json!({"method": method, "metric": case["metric"], "norm": case["norm"]})).unwrap();
+        let mut options: OptimizeFusionOptions = rerankit::options::from_json("", json!({"method": method, "metric": case["metric"], "norm": case["norm"]})).unwrap();
         if case["norm"].is_null() {
             options.norm = Some(Normalization::None);
         }
@@ -438,29 +438,29 @@ fn unknown_names_are_refused_with_the_nearest() {
     assert_eq!(err.code, ErrorCode::InvalidArgument);
     assert!(err.message.starts_with("norm: unknown normalisation \"min_max_invert\": did you mean \"min_max_inverted\"?"), "{}", err.message);
     // through the JS-facing options: the field is named
-    let err = rerankit::options::from_json::<FusionOptions>("", json!({"method": "rbc", "norm": "zscore"})).unwrap_err();
+    let err = rerankit::options::from_json::<FuseOptions>("", json!({"method": "rbc", "norm": "zscore"})).unwrap_err();
     assert!(err.message.starts_with("norm: unknown normalisation \"zscore\""), "{}", err.message);
     // an unknown parameter: the closest option
-    let err = rerankit::options::from_json::<FusionOptions>("", json!({"method": "probfuse", "nSegment": 3})).unwrap_err();
+    let err = rerankit::options::from_json::<FuseOptions>("", json!({"method": "probfuse", "nSegment": 3})).unwrap_err();
     assert!(err.message.starts_with("nSegment: unknown option"), "{}", err.message);
-    let err = rerankit::options::from_json::<FusionOptions>("", json!({"method": "rbc", "phy": 0.8})).unwrap_err();
+    let err = rerankit::options::from_json::<FuseOptions>("", json!({"method": "rbc", "phy": 0.8})).unwrap_err();
     assert!(err.message.contains("did you mean \"phi\"?"), "{}", err.message);
     // a parameter of another method, a missing one, a bad value
-    let opts = |v: Json| FusionMethod::from_options(&rerankit::options::from_json::<FusionOptions>("", v).unwrap()).unwrap_err().message;
+    let opts = |v: Json| FusionMethod::from_options(&rerankit::options::from_json::<FuseOptions>("", v).unwrap()).unwrap_err().message;
     assert!(opts(json!({"method": "wsum", "weights": [1, 1], "phi": 0.5})).starts_with("phi: only method \"rbc\" takes phi, not \"wsum\""));
     assert!(opts(json!({"method": "rbc"})).starts_with("phi: method \"rbc\" needs phi"));
     assert!(opts(json!({"method": "gmnz"})).starts_with("gamma:"));
     assert!(opts(json!({"method": "logn_isr", "sigma": 1.5})).starts_with("sigma: must be in [0, 1]"));
     assert!(opts(json!({"method": "slidefuse", "probs": [[0.5]]})).starts_with("w: method \"slidefuse\" needs w"));
     assert!(opts(json!({"method": "condorcet", "probs": [[0.5]]})).starts_with("probs: only methods"));
-    let err = rerankit::options::from_json::<FusionOptions>("", json!({"method": "slidefuse", "w": 1.5})).unwrap_err();
+    let err = rerankit::options::from_json::<FuseOptions>("", json!({"method": "slidefuse", "w": 1.5})).unwrap_err();
     assert!(err.message.starts_with("w: expected a non-negative integer"), "{}", err.message);
     // per-run parameters must match the runs
-    let m = FusionMethod::from_options(&rerankit::options::from_json::<FusionOptions>("", json!({"method": "posfuse", "probs": [[0.5]]})).unwrap()).unwrap();
+    let m = FusionMethod::from_options(&rerankit::options::from_json::<FuseOptions>("", json!({"method": "posfuse", "probs": [[0.5]]})).unwrap()).unwrap();
     assert!(fuse(&two_runs(), &m, Normalization::MinMax).unwrap_err().message.starts_with("probs: has 1 entries for 2 runs"));
     // optimizeFusion: an unknown method, one ranx does not optimise, an option of another method
     let qrels = Qrels::parse("q1 0 a 1\n").unwrap();
-    let o = |v: Json| optimize_fusion(&qrels, &two_runs(), &rerankit::options::from_json::<OptimizeOptions>("", v).unwrap()).unwrap_err().message;
+    let o = |v: Json| optimize_fusion(&qrels, &two_runs(), &rerankit::options::from_json::<OptimizeFusionOptions>("", v).unwrap()).unwrap_err().message;
     assert!(o(json!({"method": "slidefus"})).contains("did you mean \"slidefuse\"?"));
     assert!(o(json!({"method": "bordafuse"})).starts_with("method: \"bordafuse\" has no parameters to optimise"));
     assert!(o(json!({"method": "rbc", "minGamma": 0.1})).starts_with("minGamma: only \"gmnz\" takes minGamma"));

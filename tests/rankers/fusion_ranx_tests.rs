@@ -6,8 +6,8 @@
 //! (their values are checked through the public result instead).
 
 use rerankit::metrics::Qrels;
-use rerankit::rankers::fusion::optimize::{optimize_fusion, FusionParams, OptimizeOptions};
-use rerankit::rankers::fusion::{fuse, normalize, trained, FusionMethod, FusionOptions, Normalization, Run};
+use rerankit::rankers::fusion::optimize::{optimize_fusion, FusionParams, OptimizeFusionOptions};
+use rerankit::rankers::fusion::{fuse, normalize, trained, FusionMethod, FuseOptions, Normalization, Run};
 use std::collections::HashMap;
 
 type Fused = HashMap<String, HashMap<String, f64>>;
@@ -41,7 +41,7 @@ fn qrels_d1() -> Qrels {
 fn fused(runs: &[Run], options: serde_json::Value) -> Fused {
     let mut options = options;
     options["norm"] = serde_json::Value::Null;
-    let options: FusionOptions = rerankit::options::from_json("", options).unwrap();
+    let options: FuseOptions = rerankit::options::from_json("", options).unwrap();
     let (method, norm) = options.method_and_norm().unwrap();
     let out = fuse(runs, &method, norm).unwrap();
     out.queries.into_iter().map(|(q, r)| (q, r.into_iter().collect())).collect()
@@ -183,7 +183,7 @@ fn mixed_and_wmnz_with_unit_weights() {
 
 /// Trains `method` as ranx's `*_train` does (through optimizeFusion, with no normalisation).
 fn train(method: &str, runs: &[Run], qrels: &Qrels) -> FusionParams {
-    let options = OptimizeOptions { method: method.into(), norm: Some(Normalization::None), ..Default::default() };
+    let options = OptimizeFusionOptions { method: method.into(), norm: Some(Normalization::None), ..Default::default() };
     optimize_fusion(qrels, runs, &options).unwrap().best
 }
 

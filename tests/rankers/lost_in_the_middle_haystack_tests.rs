@@ -7,7 +7,7 @@
 use super::haystack_fixture::{contents, rankers_fixture, strings, text_documents, top_k};
 use rerankit::document::ContentType;
 use rerankit::options::from_json;
-use rerankit::rankers::lost_in_the_middle::LostInTheMiddleOptions;
+use rerankit::rankers::lost_in_the_middle::LostInTheMiddleRankerOptions;
 use rerankit::rankers::{Batch, LostInTheMiddleRanker};
 use rerankit::{Document, ErrorCode, Result};
 use serde_json::{json, Value};
@@ -63,8 +63,8 @@ fn test_lost_in_the_middle_order_two_docs() {
 
 #[test]
 fn test_lost_in_the_middle_init() {
-    assert_eq!(LostInTheMiddleOptions::default().word_count_threshold, None);
-    let o: LostInTheMiddleOptions = from_json("", json!({"wordCountThreshold": 10})).unwrap();
+    assert_eq!(LostInTheMiddleRankerOptions::default().word_count_threshold, None);
+    let o: LostInTheMiddleRankerOptions = from_json("", json!({"wordCountThreshold": 10})).unwrap();
     assert_eq!(o.word_count_threshold, Some(10));
     assert!(LostInTheMiddleRanker::try_from(o).is_ok());
 }
@@ -75,7 +75,7 @@ fn test_lost_in_the_middle_init_invalid_word_count_threshold() {
     let err = LostInTheMiddleRanker::new(Some(0), false, None).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidArgument);
     assert!(err.message.starts_with("wordCountThreshold: must be at least 1"), "{}", err.message);
-    let err = from_json::<LostInTheMiddleOptions>("", json!({"wordCountThreshold": -5})).unwrap_err();
+    let err = from_json::<LostInTheMiddleRankerOptions>("", json!({"wordCountThreshold": -5})).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidArgument);
     assert!(err.message.starts_with("wordCountThreshold: expected a non-negative integer"), "{}", err.message);
 }
@@ -174,7 +174,7 @@ fn haystack_word_count_thresholds() {
             (Ok(t), None) => assert!(LostInTheMiddleRanker::new(Some(t), false, None).is_err(), "threshold {t}"),
             (Err(_), _) => {
                 assert_eq!(case["documents"]["error"], "ValueError");
-                assert!(from_json::<LostInTheMiddleOptions>("", json!({"wordCountThreshold": threshold})).is_err());
+                assert!(from_json::<LostInTheMiddleRankerOptions>("", json!({"wordCountThreshold": threshold})).is_err());
             }
         }
     }
@@ -210,10 +210,10 @@ fn haystack_batches_and_content_types() {
 
 #[test]
 fn top_k_reads_as_an_integer_of_either_sign() {
-    let o: LostInTheMiddleOptions = from_json("", json!({"topK": -2})).unwrap();
+    let o: LostInTheMiddleRankerOptions = from_json("", json!({"topK": -2})).unwrap();
     assert_eq!(order(&LostInTheMiddleRanker::try_from(o).unwrap(), numbered(9)), split("1 3 5 7 6 4 2"));
     for bad in [json!(1.5), json!("2"), json!(true), json!(1e300)] {
-        let err = from_json::<LostInTheMiddleOptions>("", json!({ "topK": bad })).unwrap_err();
+        let err = from_json::<LostInTheMiddleRankerOptions>("", json!({ "topK": bad })).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidArgument);
         assert!(err.message.starts_with("topK: expected an integer"), "{}", err.message);
     }

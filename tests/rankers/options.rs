@@ -1,12 +1,12 @@
 //! Options read from JSON (`rerankit::options`), as every binding reads them: typed structs whose fields are the
 //! names users write, an unknown key named with the closest valid one, wrong types and values named by field.
 
-use rerankit::eval::haystack::{ContextMatching, WrongExamplesOptions};
+use rerankit::eval::haystack::{ContextMatchingOptions, WrongExamplesOptions};
 use rerankit::inference::RerankOptions;
 use rerankit::metrics::{EvaluateOptions, QueryScope, TiePolicy};
 use rerankit::options::{field_names, from_json};
-use rerankit::rankers::fusion::{FusionOptions, Normalization};
-use rerankit::rankers::recentness::{RankingMode, RecentnessOptions};
+use rerankit::rankers::fusion::{FuseOptions, Normalization};
+use rerankit::rankers::recentness::{RankingMode, RecentnessRankerOptions};
 use rerankit::ErrorCode;
 use serde_json::json;
 
@@ -34,7 +34,7 @@ fn an_unknown_key_names_itself_and_the_closest_valid_name() {
     let (_, message) = error::<EvaluateOptions>("options", json!({"relevanceLevl": 2}));
     assert!(message.starts_with("options.relevanceLevl: unknown option") && message.contains("did you mean \"relevanceLevel\"?"), "{message}");
     // nothing near enough: no guess, only the valid names
-    let (_, message) = error::<FusionOptions>("", json!({"zzzzzzzz": 1}));
+    let (_, message) = error::<FuseOptions>("", json!({"zzzzzzzz": 1}));
     assert!(!message.contains("did you mean") && message.contains("valid: method, k, weights, norm"), "{message}");
 }
 
@@ -50,18 +50,18 @@ fn wrong_types_and_values_name_the_field() {
     // an array is not read as the fields in order
     let (_, message) = error::<RerankOptions>("options", json!([1, 2]));
     assert_eq!(message, "options: expected an object, got array");
-    let (_, message) = error::<RecentnessOptions>("", json!({"weight": 0.2}));
+    let (_, message) = error::<RecentnessRankerOptions>("", json!({"weight": 0.2}));
     assert_eq!(message, "dateMetaField: is required");
 }
 
 #[test]
 fn enum_values_read_by_their_own_parsers_keep_message_and_code() {
-    let o: RecentnessOptions = from_json("", json!({"dateMetaField": "date", "rankingMode": "score"})).unwrap();
+    let o: RecentnessRankerOptions = from_json("", json!({"dateMetaField": "date", "rankingMode": "score"})).unwrap();
     assert_eq!((o.ranking_mode, o.weight, o.top_k), (RankingMode::Score, 0.5, None));
-    let (code, message) = error::<FusionOptions>("", json!({"norm": "bordaa"}));
+    let (code, message) = error::<FuseOptions>("", json!({"norm": "bordaa"}));
     assert_eq!(code, ErrorCode::InvalidArgument);
     assert!(message.starts_with("norm: unknown normalisation \"bordaa\": did you mean \"borda\"?"), "{message}");
-    let (code, message) = error::<RecentnessOptions>("", json!({"dateMetaField": "d", "rankingMode": "rrf"}));
+    let (code, message) = error::<RecentnessRankerOptions>("", json!({"dateMetaField": "d", "rankingMode": "rrf"}));
     assert_eq!(code, ErrorCode::InvalidArgument);
     assert!(message.starts_with("rankingMode: expected \"reciprocal_rank_fusion\" or \"score\""), "{message}");
     let (_, message) = error::<WrongExamplesOptions>("options", json!({"documentScope": "doc"}));
@@ -73,8 +73,8 @@ fn enum_values_read_by_their_own_parsers_keep_message_and_code() {
 
 #[test]
 fn null_norm_is_no_normalisation_and_an_absent_one_min_max() {
-    let absent: FusionOptions = from_json("", json!({"method": "combsum"})).unwrap();
-    let null: FusionOptions = from_json("", json!({"method": "combsum", "norm": null})).unwrap();
+    let absent: FuseOptions = from_json("", json!({"method": "combsum"})).unwrap();
+    let null: FuseOptions = from_json("", json!({"method": "combsum", "norm": null})).unwrap();
     assert_eq!(absent.method_and_norm().unwrap().1, Normalization::MinMax);
     assert_eq!(null.method_and_norm().unwrap().1, Normalization::None);
 }
@@ -102,6 +102,6 @@ fn field_names_are_the_json_names() {
         field_names::<RerankOptions>(),
         ["topK", "batchSize", "scaleScore", "calibrationFactor", "scoreThreshold", "maxChunksPerDoc", "chunkOverlap", "embedMetaFields", "maxDocuments", "deadlineMs"]
     );
-    assert_eq!(field_names::<ContextMatching>(), ["minLength", "boostSplitOverlaps", "threshold"]);
+    assert_eq!(field_names::<ContextMatchingOptions>(), ["minLength", "boostSplitOverlaps", "threshold"]);
     assert!(field_names::<WrongExamplesOptions>().contains(&"evalMode"));
 }

@@ -15,7 +15,7 @@ use super::haystack_fixture::{rankers_fixture, top_k};
 use rerankit::inference::cross_encoder::{model_text, rank};
 use rerankit::inference::RerankOptions;
 use rerankit::options::from_json;
-use rerankit::rankers::recentness::RecentnessOptions;
+use rerankit::rankers::recentness::RecentnessRankerOptions;
 use rerankit::rankers::{pair_queries_with_lists, Batch, QueryBatch, QueryListPairs, RankingMode, RecentnessRanker};
 use rerankit::{Document, ErrorCode};
 use serde_json::{json, Map, Value};
@@ -247,7 +247,7 @@ fn recency_docs(key: &str) -> Vec<Document> {
 /// The ranker of a case, or the error its options give (Haystack raises the wrong ranking mode from `predict`).
 fn recency_ranker(case: &Value) -> Result<RecentnessRanker, rerankit::Error> {
     let options = json!({"dateMetaField": "date", "weight": case["weight"], "rankingMode": case["ranking_mode"], "topK": case["top_k"]});
-    RecentnessRanker::try_from(from_json::<RecentnessOptions>("", options)?)
+    RecentnessRanker::try_from(from_json::<RecentnessRankerOptions>("", options)?)
 }
 
 /// Checks rerankit's answer against Haystack's for one list: the order, the scores bit for bit (or untouched when

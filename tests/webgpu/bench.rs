@@ -16,7 +16,7 @@
 
 use crate::common::*;
 use rerankit::inference::webgpu::{block_on, Gpu, GpuBert};
-use rerankit::inference::{CrossEncoderEngine, Device, LoadOptions, RerankOptions};
+use rerankit::inference::{CrossEncoderEngine, Device, ModelLoadOptions, RerankOptions};
 use std::time::Instant;
 
 fn env(name: &str, default: usize) -> usize {
@@ -72,7 +72,7 @@ fn bench_webgpu_vs_cpu() {
         .map(|v| v.split(',').filter_map(|b| b.trim().parse().ok()).collect())
         .unwrap_or_else(|| vec![16]);
     let dir = model_dir(&model, "model.onnx");
-    let load = LoadOptions { max_length: Some(max_length), ..Default::default() };
+    let load = ModelLoadOptions { max_length: Some(max_length), ..Default::default() };
     let mut ce = block_on(CrossEncoderEngine::load(dir.files(), &load, Device::WebGpu, None)).unwrap();
     // tokenization runs on the CPU for both paths: its share bounds what the GPU can gain
     let t = Instant::now();

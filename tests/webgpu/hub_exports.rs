@@ -7,7 +7,7 @@
 
 use crate::common::repo;
 use rerankit::inference::webgpu::block_on;
-use rerankit::inference::{CrossEncoderEngine, Device, LoadOptions, ModelDir};
+use rerankit::inference::{CrossEncoderEngine, Device, ModelLoadOptions, ModelDir};
 use serde_json::Value;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -29,7 +29,7 @@ fn every_float_form_runs_on_the_gpu_or_falls_back_naming_the_part() {
             let dir = ModelDir::read(hub.join(r["repo"].as_str().unwrap()), meta["file"].as_str().unwrap()).unwrap();
             let heard = Rc::new(RefCell::new(Vec::<String>::new()));
             let h = heard.clone();
-            let mut ce = block_on(CrossEncoderEngine::load(dir.files(), &LoadOptions::default(), Device::WebGpu, Some(Box::new(move |m: &str| h.borrow_mut().push(m.to_string())))))
+            let mut ce = block_on(CrossEncoderEngine::load(dir.files(), &ModelLoadOptions::default(), Device::WebGpu, Some(Box::new(move |m: &str| h.borrow_mut().push(m.to_string())))))
                 .unwrap_or_else(|e| panic!("{} {form}: {e}", r["repo"]));
             let gpu = block_on(ce.score(&pairs, 4)).unwrap();
             let cpu = ce.cpu().score(&pairs, 4).unwrap();

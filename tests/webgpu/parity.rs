@@ -19,7 +19,7 @@
 use crate::common::*;
 use rerankit::inference::onnx_import::decode;
 use rerankit::inference::webgpu::{block_on, BertWeights, Gpu, GpuBert};
-use rerankit::inference::{CrossEncoderEngine, Device, EmbedderEngine, LoadOptions, Output, RerankOptions};
+use rerankit::inference::{CrossEncoderEngine, Device, EmbedderEngine, ModelLoadOptions, Output, RerankOptions};
 use rerankit::ErrorCode;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -32,7 +32,7 @@ fn gpu_cross_encoder(name: &str, file: &str, device: Device) -> (CrossEncoderEng
     let dir = model_dir(name, file);
     let heard = Rc::new(RefCell::new(Vec::new()));
     let h = heard.clone();
-    let ce = block_on(CrossEncoderEngine::load(dir.files(), &LoadOptions::default(), device, Some(Box::new(move |m: &str| h.borrow_mut().push(m.to_string())))))
+    let ce = block_on(CrossEncoderEngine::load(dir.files(), &ModelLoadOptions::default(), device, Some(Box::new(move |m: &str| h.borrow_mut().push(m.to_string())))))
         .expect("loads");
     (ce, heard)
 }
@@ -210,7 +210,7 @@ fn failed_probe_falls_back_to_cpu_and_warns() {
     let mut ce = block_on(CrossEncoderEngine::load_with_gpu_model(
         cpu_dir.files(),
         &other.model,
-        &LoadOptions::default(),
+        &ModelLoadOptions::default(),
         Device::WebGpu,
         Some(Box::new(move |m: &str| h.borrow_mut().push(m.to_string()))),
     ))
@@ -227,7 +227,7 @@ fn failed_probe_falls_back_to_cpu_and_warns() {
 /// component within [`TOL`].
 fn embedding_parity(name: &str, n: usize) {
     let dir = model_dir(name, "model.onnx");
-    let opts = LoadOptions { max_length: Some(256), ..Default::default() };
+    let opts = ModelLoadOptions { max_length: Some(256), ..Default::default() };
     let mut e = block_on(EmbedderEngine::load(dir.files(), &opts, Device::WebGpu, None)).unwrap();
     let pairs = collection_pairs(n);
     let texts: Vec<&str> = pairs.iter().map(|(_, d)| d.as_str()).collect();
@@ -253,7 +253,7 @@ fn cls_pooling_runs_on_the_cpu() {
     let heard = std::rc::Rc::new(std::cell::RefCell::new(Vec::<String>::new()));
     let sink = heard.clone();
     let warn: rerankit::inference::WarningFn = Box::new(move |m: &str| sink.borrow_mut().push(m.to_string()));
-    let mut e = block_on(EmbedderEngine::load(dir.files(), &LoadOptions::default(), Device::WebGpu, Some(warn)))
+    let mut e = block_on(EmbedderEngine::load(dir.files(), &ModelLoadOptions::default(), Device::WebGpu, Some(warn)))
         .unwrap()
         .with_pooling(rerankit::inference::Pooling::Cls);
     assert_eq!(e.device(), "cpu");

@@ -5,10 +5,12 @@
 use super::convert::{read_options, to_js, to_json};
 use super::errors::{js, JsResult};
 use super::metrics::{requests_and_options, MetricsQrels, MetricsRun};
-use rerankit::metrics::comparison::{compare, CompareSettings, Comparison, PermutationSettings, StatTest};
-use rerankit::metrics::formats::ranx_report::{report, ReportFormat, ReportStyle};
+use rerankit::metrics::comparison::{compare, CompareOptions, Comparison};
+use rerankit::metrics::EvaluateOptions;
+use rerankit::options::split_off;
+use rerankit::metrics::formats::ranx_report::{report, ReportFormat, ReportOptions};
 use rerankit::metrics::Run;
-use rerankit::rankers::fusion::optimize::{optimize_fusion, OptimizeOptions};
+use rerankit::rankers::fusion::optimize::{optimize_fusion, OptimizeFusionOptions};
 use rerankit::rankers::fusion::Run as FusionRun;
 use rerankit::{Error, Result};
 use serde_json::{json, Value};
@@ -36,40 +38,20 @@ impl MetricsRunList {
     }
 }
 
-/// `compare`'s own options (the evaluation options travel separately).
-#[derive(Debug, Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-struct CompareOptions {
-    stat_test: Option<StatTest>,
-    n_permutations: Option<u32>,
-    max_p: Option<f64>,
-    random_seed: Option<u64>,
-}
-
-impl CompareOptions {
-    fn settings(self) -> Result<CompareSettings> {
-        let defaults = CompareSettings::default();
-        Ok(CompareSettings {
-            stat_test: self.stat_test.unwrap_or(defaults.stat_test),
-            permutation: PermutationSettings::checked(self.n_permutations, self.random_seed, ("options.nPermutations", "options.randomSeed"))?,
-            max_p: self.max_p.unwrap_or(defaults.max_p),
-        })
-    }
-}
-
 /// A comparison of N runs (ranx's `Report`).
 #[wasm_bindgen]
 pub struct MetricsComparison {
     inner: Comparison,
 }
 
-/// Compares the runs of `list` on `measures`: `evalOptions` as `evaluate`'s, `options` as `{statTest, nPermutations,
-/// maxP, randomSeed}`.
+/// Compares the runs of `list` on `measures`: `options` are `evaluate`'s with `{statTest, nPermutations, maxP,
+/// randomSeed}` ([`CompareOptions`]).
 #[wasm_bindgen(js_name = metricsCompareMany)]
-pub fn metrics_compare_many(qrels: &MetricsQrels, list: &MetricsRunList, measures: JsValue, eval_options: JsValue, options: JsValue) -> JsResult<MetricsComparison> {
+pub fn metrics_compare_many(qrels: &MetricsQrels, list: &MetricsRunList, measures: JsValue, options: JsValue) -> JsResult<MetricsComparison> {
     js((|| {
-        let (requests, eval, _) = requests_and_options(&measures, &eval_options)?;
-        let settings = read_options::<CompareOptions>("options", &options)?.settings()?;
+        let (compare_options, eval_options) = split_off::<CompareOptions, EvaluateOptions>("options", to_json("options", &options)?)?;
+        let settings = compare_options.settings()?;
+        let (requests, eval, _) = requests_and_options(&measures, eval_options)?;
         let runs: Vec<&Run> = list.runs.iter().collect();
         Ok(MetricsComparison { inner: compare(qrels.qrels(), &runs, &list.names, &requests, &eval, settings)? })
     })())
@@ -115,8 +97,8 @@ impl MetricsComparison {
                 "qids": c.qids,
                 "statTest": c.settings.stat_test.name(),
                 "maxP": c.settings.max_p,
-                "nPermutations": c.settings.permutation.trials,
-                "randomSeed": c.settings.permutation.seed,
+                "nPermutations": c.settings.permutation.n_permutations,
+                "randomSeed": c.settings.permutation.random_seed,
                 "measures": measures,
             }))
         })())
@@ -125,18 +107,7 @@ impl MetricsComparison {
     /// The table in `format` (`text`, `markdown`, `latex`, `html`), means printed with `{digits, percentages}`.
     pub fn report(&self, format: &str, options: JsValue) -> JsResult<String> {
         js((|| {
-            #[derive(Default, serde::Deserialize)]
-            #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-            struct Style {
-                digits: Option<u32>,
-                percentages: Option<bool>,
-            }
-            let style: Style = read_options("options", &options)?;
-            if style.digits.is_some_and(|d| d > 15) {
-                return Err(Error::invalid("options.digits", "at most 15"));
-            }
-            let defaults = ReportStyle::default();
-            let style = ReportStyle { digits: style.digits.unwrap_or(defaults.digits), percentages: style.percentages.unwrap_or(defaults.percentages) };
+            let style = read_options::<ReportOptions>("options", &options)?.style()?;
             report(&self.inner, ReportFormat::parse(format)?, style)
         })())
     }
@@ -147,7 +118,7 @@ impl MetricsComparison {
 #[wasm_bindgen(js_name = fusionOptimize, unchecked_return_type = "import('../metrics/comparison.js').FusionOptimization")]
 pub fn fusion_optimize(qrels: &MetricsQrels, runs: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
-        let options: OptimizeOptions = read_options("options", &options)?;
+        let options: OptimizeFusionOptions = read_options("options", &options)?;
         let Value::Array(items) = to_json("runs", &runs)? else {
             return Err(Error::invalid("runs", "expected an array of runs {queryId: {docId: score}}"));
         };

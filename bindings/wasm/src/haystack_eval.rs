@@ -7,7 +7,7 @@
 use super::convert::{read_options, string_arg, to_js, to_json};
 use super::errors::{js, JsResult};
 use rerankit::eval::haystack::{
-    self, squad, ContextMatching, EvaluationResult, MetricsOptions, WrongExamplesOptions,
+    self, squad, ContextMatchingOptions, EvaluationResult, HaystackMetricsOptions, WrongExamplesOptions,
 };
 use rerankit::{Error, Result};
 use serde_json::{Map, Value};
@@ -36,7 +36,7 @@ impl HaystackEvaluation {
     pub fn from_predictions(input: JsValue, context_matching: JsValue) -> JsResult<HaystackEvaluation> {
         js((|| {
             let input = value_of("input", &input)?;
-            let cm: ContextMatching = read_options("contextMatching", &context_matching)?;
+            let cm: ContextMatchingOptions = read_options("contextMatching", &context_matching)?;
             let (queries, labels, nodes) = haystack::parse_eval_input(&input)?;
             Ok(HaystackEvaluation { inner: EvaluationResult::from_predictions(&queries, &labels, &nodes, &cm)? })
         })())
@@ -75,7 +75,7 @@ impl HaystackEvaluation {
     #[wasm_bindgen(js_name = calculateMetrics, unchecked_return_type = "import('../metrics/haystack_eval.js').PipelineMetrics")]
     pub fn calculate_metrics(&self, options: JsValue) -> JsResult<JsValue> {
         js((|| {
-            let o: MetricsOptions = read_options("options", &options)?;
+            let o: HaystackMetricsOptions = read_options("options", &options)?;
             let mut out = Map::new();
             for (node, metrics) in self.inner.calculate_metrics(&o)? {
                 out.insert(node, Value::Object(metrics));

@@ -9,7 +9,8 @@
 
 use super::convert::{js_type, read_options, to_json};
 use super::errors::{js, JsResult};
-use rerankit::metrics::comparison::compare_runs;
+use rerankit::metrics::comparison::{compare_runs, CompareOptions};
+use rerankit::options::split_off;
 use rerankit::metrics::evaluation::aggregate;
 use rerankit::metrics::evaluation::query_inputs::query_inputs;
 use rerankit::metrics::inputs::columns::{DocIdTable, QrelsColumns, RunColumns};
@@ -320,8 +321,8 @@ pub fn metrics_run_from_columnar(
 }
 
 /// Measures and settings from the JS `measures` (a name, names, or nothing for the profile's) and `options`.
-pub(crate) fn requests_and_options(measures: &JsValue, options: &JsValue) -> Result<(Vec<MeasureRequest>, EvalOptions, EvaluateOptions)> {
-    let options: EvaluateOptions = read_options("options", options)?;
+pub(crate) fn requests_and_options(measures: &JsValue, options: Value) -> Result<(Vec<MeasureRequest>, EvalOptions, EvaluateOptions)> {
+    let options: EvaluateOptions = rerankit::options::from_json("options", options)?;
     let names: Vec<String> = match to_json("measures", measures)? {
         Value::Null => Vec::new(),
         Value::String(s) => vec![s],
@@ -375,7 +376,7 @@ export interface RunPairColumns {
   a: Float64Array;
   b: Float64Array;
   tTest: { statistic: number; pValue: number };
-  permutation: { pValue: number; trials: number; seed: number };
+  permutation: { pValue: number; nPermutations: number; randomSeed: number };
 }
 "#;
 
@@ -384,11 +385,7 @@ export interface RunPairColumns {
 #[wasm_bindgen(js_name = metricsEvaluate, unchecked_return_type = "EvaluationColumns")]
 pub fn metrics_evaluate(qrels: &MetricsQrels, run: &MetricsRun, measures: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
-        let (requests, eval_options, options) = requests_and_options(&measures, &options)?;
-        if options.trials.is_some() || options.seed.is_some() {
-            let name = if options.trials.is_some() { "trials" } else { "seed" };
-            return Err(Error::invalid(&format!("options.{name}"), "only compare runs the permutation test"));
-        }
+        let (requests, eval_options, options) = requests_and_options(&measures, to_json("options", &options)?)?;
         let qrels = options.qrels_with_intents(&qrels.inner)?;
         let evaluation = evaluate(&qrels, &run.inner, &requests, &eval_options)?;
         let m = requests.len();
@@ -489,7 +486,7 @@ pub fn metrics_mean_and_std(values: &[f64]) -> Vec<f64> {
 }
 
 /// Compares two runs: `[{key, meanA, meanB, qids, a (Float64Array), b (Float64Array), tTest: {statistic, pValue},
-/// permutation: {pValue, trials, seed}}]`.
+/// permutation: {pValue, nPermutations, randomSeed}}]`; `options` are `evaluate`'s with `{nPermutations, randomSeed}`.
 #[wasm_bindgen(js_name = metricsCompare, unchecked_return_type = "RunPairColumns[]")]
 pub fn metrics_compare(
     qrels: &MetricsQrels,
@@ -499,8 +496,9 @@ pub fn metrics_compare(
     options: JsValue,
 ) -> JsResult<JsValue> {
     js((|| {
-        let (requests, eval_options, options) = requests_and_options(&measures, &options)?;
-        let permutation = options.permutation()?;
+        let (compare, options) = split_off::<CompareOptions, EvaluateOptions>("options", to_json("options", &options)?)?;
+        let permutation = compare.pair_settings()?;
+        let (requests, eval_options, options) = requests_and_options(&measures, options)?;
         let qrels = options.qrels_with_intents(&qrels.inner)?;
         let comparisons = compare_runs(&qrels, &run_a.inner, &run_b.inner, &requests, &eval_options, permutation)?;
         let out = Array::new();
@@ -520,8 +518,8 @@ pub fn metrics_compare(
             set(&item, "tTest", &t);
             let p = Object::new();
             set(&p, "pValue", &JsValue::from(c.permutation.p_value));
-            set(&p, "trials", &JsValue::from(c.permutation.trials));
-            set(&p, "seed", &JsValue::from(c.permutation.seed as f64));
+            set(&p, "nPermutations", &JsValue::from(c.permutation.n_permutations));
+            set(&p, "randomSeed", &JsValue::from(c.permutation.random_seed as f64));
             set(&item, "permutation", &p);
             out.push(&item);
         }

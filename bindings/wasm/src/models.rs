@@ -19,7 +19,7 @@ use super::convert::{count_arg, read_options, string_arg, to_js};
 use super::errors::{js, to_js_error, JsResult};
 use super::inference::{cross_encoder_sas, embedder_sas, external_files, string_list};
 use rerankit::inference::{
-    engine, Device, EmbedOptions, ExternalFile, LoadOptions, Pooling, PreparedModel, ProbeReport, WarningFn,
+    engine, Device, EmbedOptions, ExternalFile, ModelLoadOptions, Pooling, PreparedModel, ProbeReport, WarningFn,
 };
 use rerankit::{Error, Result};
 use serde_json::{Map, Value};
@@ -73,7 +73,7 @@ struct LoadRequest {
     tokenizer: Vec<u8>,
     config: Option<Vec<u8>>,
     external: Vec<ExternalFile>,
-    limits: LoadOptions,
+    limits: ModelLoadOptions,
     device: Device,
 }
 
@@ -94,7 +94,7 @@ impl LoadRequest {
     /// The model to build, with the load's options and device. The ONNX bytes (and external data) are freed as
     /// soon as they are decoded, before the engine builds its plan: the file's copy in wasm memory does not add to
     /// the load's peak.
-    fn prepare(&mut self) -> Result<(PreparedModel<'_>, &LoadOptions, Device)> {
+    fn prepare(&mut self) -> Result<(PreparedModel<'_>, &ModelLoadOptions, Device)> {
         let (model, external) = (std::mem::take(&mut self.model), std::mem::take(&mut self.external));
         let prepared = PreparedModel::prepare(&model, &external, &self.tokenizer, self.config.as_deref())?;
         Ok((prepared, &self.limits, self.device))

@@ -8,10 +8,10 @@ use super::convert::{read_options, to_js, to_json};
 use super::errors::{js, JsResult};
 use rerankit::document::Document;
 use rerankit::rankers::adaptive_weight::{adaptive_weight, combine_scores, AdaptiveWeightOptions, CombineScoresOptions};
-use rerankit::rankers::diversity::{no_documents, DiversityOptions, DiversityRanker};
-use rerankit::rankers::fusion::{fuse, FusionOptions, Run};
-use rerankit::rankers::lost_in_the_middle::{LostInTheMiddleOptions, LostInTheMiddleRanker};
-use rerankit::rankers::recentness::{RecentnessOptions, RecentnessRanker};
+use rerankit::rankers::diversity::{no_documents, DiversityRankerOptions, DiversityRanker};
+use rerankit::rankers::fusion::{fuse, FuseOptions, Run};
+use rerankit::rankers::lost_in_the_middle::{LostInTheMiddleRankerOptions, LostInTheMiddleRanker};
+use rerankit::rankers::recentness::{RecentnessRankerOptions, RecentnessRanker};
 use rerankit::{Error, Result};
 use serde_json::{json, Map, Value};
 use wasm_bindgen::prelude::*;
@@ -65,11 +65,19 @@ fn ranking_json(ranking: &[(usize, f64)]) -> Value {
     Value::Array(ranking.iter().map(|(i, s)| json!({"index": i, "score": s})).collect())
 }
 
+/// The query index each list is ranked with (the rankers' one pairing rule, `rankers::batch`): `lists` is the
+/// number of lists given as a list of lists, or undefined for one flat list.
+#[wasm_bindgen(js_name = queryForEachList)]
+pub fn query_for_each_list(queries: u32, lists: Option<u32>) -> JsResult<Vec<u32>> {
+    js(rerankit::rankers::batch::query_for_each_list("queries", queries as usize, "documents", lists.map(|n| n as usize))
+        .map(|pairs| pairs.into_iter().map(|q| q as u32).collect()))
+}
+
 /// `RecentnessRanker`: `{lists: [[{index, score}] | null], warnings}`; `null` = list kept as it was.
 #[wasm_bindgen(js_name = recentnessRank, unchecked_return_type = "{ lists: (RankedPosition[] | null)[]; warnings: string[] }")]
 pub fn recentness_rank(documents: JsValue, nested: bool, options: JsValue) -> JsResult<JsValue> {
     js((|| {
-        let ranker = RecentnessRanker::try_from(read_options::<RecentnessOptions>("", &options)?)?;
+        let ranker = RecentnessRanker::try_from(read_options::<RecentnessRankerOptions>("", &options)?)?;
         let lists = document_lists(&documents, nested)?;
         let mut warnings = Vec::new();
         let mut out = Vec::with_capacity(lists.len());
@@ -85,7 +93,7 @@ pub fn recentness_rank(documents: JsValue, nested: bool, options: JsValue) -> Js
 #[wasm_bindgen(js_name = lostInTheMiddleRank, unchecked_return_type = "{ lists: ReorderPlan[] }")]
 pub fn lost_in_the_middle_rank(documents: JsValue, nested: bool, options: JsValue) -> JsResult<JsValue> {
     js((|| {
-        let ranker = LostInTheMiddleRanker::try_from(read_options::<LostInTheMiddleOptions>("", &options)?)?;
+        let ranker = LostInTheMiddleRanker::try_from(read_options::<LostInTheMiddleRankerOptions>("", &options)?)?;
         let lists = document_lists(&documents, nested)?;
         let mut out = Vec::with_capacity(lists.len());
         for (l, list) in lists.iter().enumerate() {
@@ -117,7 +125,7 @@ fn embedding(field: &str, value: &Value) -> Result<Vec<f32>> {
 #[wasm_bindgen(js_name = diversityRank, unchecked_return_type = "{ lists: RankedPosition[][] }")]
 pub fn diversity_rank(query_embeddings: JsValue, documents: JsValue, nested: bool, options: JsValue) -> JsResult<JsValue> {
     js((|| {
-        let ranker = DiversityRanker::try_from(read_options::<DiversityOptions>("", &options)?)?;
+        let ranker = DiversityRanker::try_from(read_options::<DiversityRankerOptions>("", &options)?)?;
         let Value::Array(queries) = to_json("queryEmbedding", &query_embeddings)? else {
             return Err(Error::invalid("queryEmbedding", "expected an array of numbers"));
         };
@@ -145,7 +153,7 @@ pub fn diversity_rank(query_embeddings: JsValue, documents: JsValue, nested: boo
 #[wasm_bindgen(js_name = fuseRuns, unchecked_return_type = "import('../rankers/fusion.js').FusionRun")]
 pub fn fuse_runs(runs: JsValue, options: JsValue) -> JsResult<JsValue> {
     js((|| {
-        let (method, norm) = read_options::<FusionOptions>("", &options)?.method_and_norm()?;
+        let (method, norm) = read_options::<FuseOptions>("", &options)?.method_and_norm()?;
         let Value::Array(items) = to_json("runs", &runs)? else {
             return Err(Error::invalid("runs", "expected an array of runs {queryId: {docId: score}}"));
         };

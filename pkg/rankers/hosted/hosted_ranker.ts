@@ -5,6 +5,7 @@
 // A subclass only says how one request of at most `maxDocumentsPerRequest` texts is scored.
 import { checkListLength, describeValue, invalidArgument, optionsObject, RerankitError } from "../../errors.js";
 import { CallControl } from "../../call_control.js";
+import * as wasm from "../../wasm/rerankit.js";
 import type { RankOptions, Ranker, RerankDocument, RerankResult } from "../ranker.js";
 import { AbortScope } from "./abort_scope.js";
 import { documentText } from "./document_text.js";
@@ -107,14 +108,14 @@ export abstract class HostedRanker implements Ranker {
     if (!Array.isArray(documents)) invalidArgument("documents", "expected an array of documents (or of arrays of documents)");
     checkListLength(documents, "documents");
     const nested = documents.length > 0 && Array.from(documents).every((d) => Array.isArray(d));
+    // the local rankers' pairing rule, from the one place it is written (src/rankers/batch.rs)
+    const queryOf = wasm.queryForEachList(qs.length, nested ? documents.length : undefined);
     if (!nested) {
-      if (qs.length !== 1) invalidArgument("queries", `${qs.length} queries need a list of document lists (one per query); a flat list takes exactly one query`);
-      const [ranked] = await this.#rankGroups([{ query: qs[0], texts: this.#texts(documents as readonly D[], "documents") }], call);
+      const [ranked] = await this.#rankGroups([{ query: qs[queryOf[0]], texts: this.#texts(documents as readonly D[], "documents") }], call);
       return attach(ranked, documents as readonly D[], call.returnDocuments);
     }
     const lists = documents as readonly (readonly D[])[];
-    if (qs.length !== 1 && qs.length !== lists.length) invalidArgument("queries", `${qs.length} queries for ${lists.length} document lists: give one query, or one query per list`);
-    const groups = lists.map((list, i) => ({ query: qs.length === 1 ? qs[0] : qs[i], texts: this.#texts(list, `documents[${i}]`) }));
+    const groups = lists.map((list, i) => ({ query: qs[queryOf[i]], texts: this.#texts(list, `documents[${i}]`) }));
     const ranked = await this.#rankGroups(groups, call);
     return ranked.map((r, i) => attach(r, lists[i], call.returnDocuments));
   }

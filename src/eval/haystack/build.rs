@@ -19,7 +19,7 @@ use serde_json::{json, Map, Value};
 #[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct ContextMatching {
+pub struct ContextMatchingOptions {
     /// Contexts shorter than this many characters never match (their similarity is 0). Default 100.
     pub min_length: usize,
     /// Raise a partial match at an end of the longer text (a passage split across two documents) to the score of
@@ -29,9 +29,9 @@ pub struct ContextMatching {
     pub threshold: f64,
 }
 
-impl Default for ContextMatching {
+impl Default for ContextMatchingOptions {
     fn default() -> Self {
-        ContextMatching { min_length: 100, boost_split_overlaps: true, threshold: 65.0 }
+        ContextMatchingOptions { min_length: 100, boost_split_overlaps: true, threshold: 65.0 }
     }
 }
 
@@ -157,7 +157,7 @@ impl Builder {
 const GENERAL: [&str; 6] = ["type", "node", "multilabel_id", "query", "filters", "eval_mode"];
 
 /// `_build_eval_dataframe(queries, labels, node_name, node_output)`.
-pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, output: &NodePredictions, cm: &ContextMatching) -> Result<NodeTable> {
+pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, output: &NodePredictions, cm: &ContextMatchingOptions) -> Result<NodeTable> {
     if queries.len() != labels.len() {
         return Err(Error::invalid("labels", format!("{} MultiLabels for {} queries", labels.len(), queries.len())));
     }

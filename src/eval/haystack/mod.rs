@@ -18,8 +18,8 @@ pub mod sas;
 pub mod squad;
 pub mod table;
 
-pub use build::{build_node_table, ContextMatching, NodePredictions, PredictedAnswer};
-pub use node_metrics::{AnswerScope, DocumentScope, EvalMode, MetricsOptions, WrongExamplesOptions};
+pub use build::{build_node_table, ContextMatchingOptions, NodePredictions, PredictedAnswer};
+pub use node_metrics::{AnswerScope, DocumentScope, EvalMode, HaystackMetricsOptions, WrongExamplesOptions};
 pub use table::{Cell, NodeTable};
 
 use crate::document::{Document, Label, MultiLabel};
@@ -67,7 +67,7 @@ impl EvaluationResult {
     }
 
     /// Builds every node's table from the queries, their labels and each node's predictions.
-    pub fn from_predictions(queries: &[String], labels: &[MultiLabel], nodes: &[(String, NodePredictions)], cm: &ContextMatching) -> Result<Self> {
+    pub fn from_predictions(queries: &[String], labels: &[MultiLabel], nodes: &[(String, NodePredictions)], cm: &ContextMatchingOptions) -> Result<Self> {
         let mut r = EvaluationResult::new();
         for (name, preds) in nodes {
             let t = build_node_table(queries, labels, name, preds, cm)?;
@@ -94,7 +94,7 @@ impl EvaluationResult {
     }
 
     /// `calculate_metrics(...)`: `{node: {metric: value}}`.
-    pub fn calculate_metrics(&self, o: &MetricsOptions) -> Result<Vec<(String, Map<String, Value>)>> {
+    pub fn calculate_metrics(&self, o: &HaystackMetricsOptions) -> Result<Vec<(String, Map<String, Value>)>> {
         self.node_results.iter().map(|(n, t)| Ok((n.clone(), node_metrics::node_metrics(t, o, self.retriever())?))).collect()
     }
 

@@ -94,7 +94,7 @@ crate::deserialize_by_parse!(EvalMode, EvalMode::parse);
 #[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct MetricsOptions {
+pub struct HaystackMetricsOptions {
     /// Keep only the top k answers of each query (-1: all).
     pub simulated_top_k_reader: i64,
     /// Keep only the top k documents of each query, also for the reader's answer scopes (-1: all).
@@ -131,9 +131,9 @@ impl EvalMode {
     }
 }
 
-impl Default for MetricsOptions {
+impl Default for HaystackMetricsOptions {
     fn default() -> Self {
-        MetricsOptions {
+        HaystackMetricsOptions {
             simulated_top_k_reader: -1,
             simulated_top_k_retriever: -1,
             document_scope: DocumentScope::DocumentIdOrAnswer,
@@ -303,7 +303,7 @@ fn pd_mean(v: &[f64]) -> f64 {
 }
 
 /// The answer rows after the simulated top-k cuts (row indices into `t`, rank overrides).
-fn simulated_answers(t: &NodeTable, answers: &[usize], o: &MetricsOptions, retriever: Option<&NodeTable>) -> Result<(Vec<usize>, HashMap<usize, f64>)> {
+fn simulated_answers(t: &NodeTable, answers: &[usize], o: &HaystackMetricsOptions, retriever: Option<&NodeTable>) -> Result<(Vec<usize>, HashMap<usize, f64>)> {
     let mut ranks = HashMap::new();
     if o.simulated_top_k_retriever != -1 {
         let docs = retriever.ok_or_else(|| Error::invalid("simulatedTopKRetriever", "cannot detect retriever dataframe (exactly one node must have document rows)"))?;
@@ -338,7 +338,7 @@ fn simulated_answers(t: &NodeTable, answers: &[usize], o: &MetricsOptions, retri
 
 /// `_build_answer_metrics_df`: per query (every query with answer rows, even those cut away) the max of each
 /// available metric column over its kept rows (NaN when none is kept, as pandas gives).
-pub fn answer_metrics_per_query(t: &NodeTable, answers: &[usize], o: &MetricsOptions, retriever: Option<&NodeTable>) -> Result<PerQuery> {
+pub fn answer_metrics_per_query(t: &NodeTable, answers: &[usize], o: &HaystackMetricsOptions, retriever: Option<&NodeTable>) -> Result<PerQuery> {
     let (kept, _) = simulated_answers(t, answers, o, retriever)?;
     let kept_groups: HashMap<String, Vec<usize>> = groups(t, &kept).into_iter().collect();
     let mut out = Vec::new();
@@ -365,7 +365,7 @@ fn mean_of(per: &PerQuery, metric: &str) -> f64 {
 }
 
 /// `_calculate_node_metrics` for one node: answer metrics (if it has answer rows), then document metrics.
-pub fn node_metrics(t: &NodeTable, o: &MetricsOptions, retriever: Option<&NodeTable>) -> Result<Map<String, Value>> {
+pub fn node_metrics(t: &NodeTable, o: &HaystackMetricsOptions, retriever: Option<&NodeTable>) -> Result<Map<String, Value>> {
     let rows = eval_mode_rows(t, o.eval_mode);
     let mut out = Map::new();
     let answers: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "answer").collect();
@@ -397,7 +397,7 @@ fn json_num(x: f64) -> Value {
 #[serde(try_from = "WrongExamplesFields")]
 pub struct WrongExamplesOptions {
     pub n: usize,
-    pub metrics: MetricsOptions,
+    pub metrics: HaystackMetricsOptions,
     pub document_metric: String,
     pub answer_metric: String,
     pub document_metric_threshold: f64,
@@ -408,7 +408,7 @@ impl Default for WrongExamplesOptions {
     fn default() -> Self {
         WrongExamplesOptions {
             n: 3,
-            metrics: MetricsOptions::default(),
+            metrics: HaystackMetricsOptions::default(),
             document_metric: "recall_single_hit".into(),
             answer_metric: "f1".into(),
             document_metric_threshold: 0.5,
@@ -453,7 +453,7 @@ impl TryFrom<WrongExamplesFields> for WrongExamplesOptions {
         let m = d.metrics;
         Ok(WrongExamplesOptions {
             n: f.n.unwrap_or(d.n),
-            metrics: MetricsOptions {
+            metrics: HaystackMetricsOptions {
                 simulated_top_k_reader: f.simulated_top_k_reader.unwrap_or(m.simulated_top_k_reader),
                 simulated_top_k_retriever: f.simulated_top_k_retriever.unwrap_or(m.simulated_top_k_retriever),
                 document_scope: f.document_scope.unwrap_or(m.document_scope),

@@ -27,38 +27,77 @@ pub const MAX_TRIALS: u32 = 1_000_000;
 /// Settings of the permutation test.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PermutationSettings {
-    pub trials: u32,
+    pub n_permutations: u32,
     /// numpy's legacy seed (0 ≤ seed < 2³²).
-    pub seed: u32,
-}
-
-impl PermutationSettings {
-    /// Settings from optional values, checked: 1 ≤ trials ≤ [`MAX_TRIALS`] (default 1000), seed < 2³² (numpy's
-    /// legacy seeds; default 42). `fields` name the two values in errors.
-    pub fn checked(trials: Option<u32>, seed: Option<u64>, fields: (&str, &str)) -> Result<Self> {
-        let defaults = PermutationSettings::default();
-        let trials = trials.unwrap_or(defaults.trials);
-        if trials == 0 {
-            return Err(Error::invalid(fields.0, "must be at least 1"));
-        }
-        // a hard cap on the work one call may ask for: p-values resolve to 1e-6 at the cap, and 2^32 trials over a
-        // few thousand queries would block the caller for minutes
-        if trials > MAX_TRIALS {
-            return Err(Error::invalid(fields.0, format!("at most {MAX_TRIALS} (ranx's default is 1000)")));
-        }
-        let seed = match seed {
-            None => defaults.seed,
-            Some(s) => u32::try_from(s)
-                .map_err(|_| Error::invalid(fields.1, format!("must be below 2^32 (numpy's legacy seed, as ranx uses), got {s}")))?,
-        };
-        Ok(PermutationSettings { trials, seed })
-    }
+    pub random_seed: u32,
 }
 
 impl Default for PermutationSettings {
     /// ranx's defaults: 1000 permutations, seed 42.
     fn default() -> Self {
-        PermutationSettings { trials: 1000, seed: 42 }
+        PermutationSettings { n_permutations: 1000, random_seed: 42 }
+    }
+}
+
+/// Options of `compareRuns`' significance tests, beside `evaluate`'s (ranx's `compare` keyword arguments).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct CompareOptions {
+    /// The test between every pair of runs (ranx's `stat_test`; default "student", as ranx's `compare`). Runs
+    /// given as an array only: two runs given apart get both Student's and Fisher's test.
+    pub stat_test: Option<StatTest>,
+    /// Permutations of Fisher's randomisation test (ranx's `n_permutations`; default 1000).
+    pub n_permutations: Option<u32>,
+    /// A pair differs significantly when p ≤ maxP (ranx's `max_p`; default 0.01). Runs given as an array only.
+    pub max_p: Option<f64>,
+    /// Fisher's seed (ranx's `random_seed`), numpy's legacy seed 0 ≤ s < 2³² (default 42): the same seed gives
+    /// ranx's p-values.
+    pub random_seed: Option<u64>,
+}
+
+impl CompareOptions {
+    /// The settings of [`compare`] (N runs, one test).
+    pub fn settings(&self) -> Result<CompareSettings> {
+        let defaults = CompareSettings::default();
+        Ok(CompareSettings {
+            stat_test: self.stat_test.unwrap_or(defaults.stat_test),
+            permutation: self.permutation()?,
+            max_p: self.max_p.unwrap_or(defaults.max_p),
+        })
+    }
+
+    /// The settings of [`compare_runs`] (two runs, both tests): `statTest` and `maxP` choose among N runs' tests and
+    /// so mean nothing there.
+    pub fn pair_settings(&self) -> Result<PermutationSettings> {
+        if self.stat_test.is_some() || self.max_p.is_some() {
+            let name = if self.stat_test.is_some() { "statTest" } else { "maxP" };
+            return Err(Error::invalid(
+                &format!("options.{name}"),
+                "two runs given apart get both tests and no significance flag: give the runs as an array to choose the test",
+            ));
+        }
+        self.permutation()
+    }
+
+    /// Checked: 1 ≤ nPermutations ≤ [`MAX_TRIALS`], randomSeed < 2³² (numpy's legacy seeds).
+    fn permutation(&self) -> Result<PermutationSettings> {
+        let defaults = PermutationSettings::default();
+        let n_permutations = self.n_permutations.unwrap_or(defaults.n_permutations);
+        if n_permutations == 0 {
+            return Err(Error::invalid("options.nPermutations", "must be at least 1"));
+        }
+        // a hard cap on the work one call may ask for: p-values resolve to 1e-6 at the cap, and 2^32 permutations
+        // over a few thousand queries would block the caller for minutes
+        if n_permutations > MAX_TRIALS {
+            return Err(Error::invalid("options.nPermutations", format!("at most {MAX_TRIALS} (ranx's default is 1000)")));
+        }
+        let random_seed = match self.random_seed {
+            None => defaults.random_seed,
+            Some(s) => u32::try_from(s)
+                .map_err(|_| Error::invalid("options.randomSeed", format!("must be below 2^32 (numpy's legacy seed, as ranx uses), got {s}")))?,
+        };
+        Ok(PermutationSettings { n_permutations, random_seed })
     }
 }
 
@@ -120,15 +159,17 @@ pub fn compare_runs(
             mean_a: mean(&values[0]),
             mean_b: mean(&values[1]),
             t_test: paired_t_test(&values[0], &values[1]),
-            permutation: fisher_randomization_test(&values[0], &values[1], permutation.trials, permutation.seed),
+            permutation: fisher_randomization_test(&values[0], &values[1], permutation.n_permutations, permutation.random_seed),
             per_query: qids.into_iter().zip(values[0].iter().zip(&values[1])).map(|(q, (a, b))| (q, *a, *b)).collect(),
         });
     }
     Ok(comparisons)
 }
 
-/// The statistical test of [`compare`] (ranx's `stat_test`).
+/// The significance test of `compareRuns` (ranx's `stat_test`): "student" (two-sided paired Student's t-test),
+/// "fisher" (Fisher's randomisation test with ranx's seeded draws) or "tukey" (Tukey's HSD over all runs at once).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum StatTest {
     /// Fisher's randomisation test, ranx's draws ([`fisher_randomization_test`]).
@@ -254,7 +295,7 @@ pub fn compare_scores(
     if !(settings.max_p.is_finite() && settings.max_p > 0.0 && settings.max_p <= 1.0) {
         return Err(Error::invalid("maxP", format!("must be in (0, 1], got {}", settings.max_p)));
     }
-    if settings.permutation.trials == 0 {
+    if settings.permutation.n_permutations == 0 {
         return Err(Error::invalid("nPermutations", "must be at least 1"));
     }
     let mut results = Vec::new();
@@ -272,8 +313,8 @@ pub fn compare_scores(
                 for j in i + 1..k {
                     let p = match settings.stat_test {
                         StatTest::Fisher => {
-                            let PermutationSettings { trials, seed } = settings.permutation;
-                            fisher_randomization_test(&values[i], &values[j], trials, seed).p_value
+                            let PermutationSettings { n_permutations, random_seed } = settings.permutation;
+                            fisher_randomization_test(&values[i], &values[j], n_permutations, random_seed).p_value
                         }
                         _ => paired_t_test(&values[i], &values[j]).p_value,
                     };

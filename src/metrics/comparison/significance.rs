@@ -22,8 +22,8 @@ pub struct TTest {
 pub struct PermutationTest {
     /// Fraction of the random permutations whose |mean difference| ≥ the observed one (ranx's estimate).
     pub p_value: f64,
-    pub trials: u32,
-    pub seed: u32,
+    pub n_permutations: u32,
+    pub random_seed: u32,
 }
 
 /// ln Γ(x) for x > 0 (Lanczos, g = 7, n = 9; relative error below 1e-15).
@@ -186,7 +186,7 @@ impl SplitMix64 {
 pub fn fisher_randomization_test(control: &[f64], treatment: &[f64], permutations: u32, seed: u32) -> PermutationTest {
     let n = control.len().min(treatment.len());
     if n == 0 || permutations == 0 {
-        return PermutationTest { p_value: f64::NAN, trials: permutations, seed };
+        return PermutationTest { p_value: f64::NAN, n_permutations: permutations, random_seed: seed };
     }
     let (control, treatment) = (&control[..n], &treatment[..n]);
     let observed = (np_mean(control) - np_mean(treatment)).abs();
@@ -202,7 +202,7 @@ pub fn fisher_randomization_test(control: &[f64], treatment: &[f64], permutation
             reached += 1;
         }
     }
-    PermutationTest { p_value: reached as f64 / permutations as f64, trials: permutations, seed }
+    PermutationTest { p_value: reached as f64 / permutations as f64, n_permutations: permutations, random_seed: seed }
 }
 
 #[cfg(test)]

@@ -60,6 +60,27 @@ impl Default for ReportStyle {
     }
 }
 
+/// How `RunComparison.report` prints the means (ranx's `rounding_digits` and `show_percentages`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct ReportOptions {
+    /// Decimals of the means (ranx's `rounding_digits`; default 3, at most 15; 2 fewer with percentages).
+    pub digits: Option<u32>,
+    /// Means × 100 (ranx's `show_percentages`; default false).
+    pub percentages: Option<bool>,
+}
+
+impl ReportOptions {
+    pub fn style(&self) -> Result<ReportStyle> {
+        if self.digits.is_some_and(|d| d > 15) {
+            return Err(Error::invalid("options.digits", "at most 15"));
+        }
+        let defaults = ReportStyle::default();
+        Ok(ReportStyle { digits: self.digits.unwrap_or(defaults.digits), percentages: self.percentages.unwrap_or(defaults.percentages) })
+    }
+}
+
 /// ranx's label of a measure name (`ndcg@10` → `NDCG@10`, `map@100-l2` → `MAP@100-l2`); other names as given.
 pub fn measure_label(name: &str) -> String {
     let label = |m: &str| -> String {

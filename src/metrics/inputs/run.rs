@@ -11,11 +11,12 @@ use std::collections::HashMap;
 use super::docno_arena::{DocnoArena, DocnoIndex, DocnoSpan};
 use crate::error::{Error, Result};
 
-/// Options of `parseRun(text, {keepFirstDuplicate})`.
+/// Options of `parseRun` and `runFromColumns`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct RunParseOptions {
-    /// A document listed twice for a query: keep the first instead of failing.
+    /// A document listed twice for a query: keep the first instead of failing (trec_eval refuses such a run).
     pub keep_first_duplicate: bool,
 }
 

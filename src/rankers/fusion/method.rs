@@ -66,7 +66,7 @@ pub enum Recipe {
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct FusionOptions {
+pub struct FuseOptions {
     /// `"rrf"` (default); `"wsum"`, `"mixed"`, `"wmnz"` (weights); `"sum"`, `"mnz"`, `"max"`, `"min"`, `"anz"`,
     /// `"med"`, `"gmnz"` (gamma) over the normalised scores; `"isr"`, `"log_isr"`, `"logn_isr"` (sigma), `"rbc"`
     /// (phi), `"bordafuse"`, `"w_bordafuse"` (weights), `"condorcet"`, `"w_condorcet"` (weights) over the
@@ -97,9 +97,9 @@ pub struct FusionOptions {
     pub map_scores: Option<Vec<f64>>,
 }
 
-impl Default for FusionOptions {
+impl Default for FuseOptions {
     fn default() -> Self {
-        FusionOptions {
+        FuseOptions {
             method: "rrf".into(),
             k: None,
             weights: None,
@@ -115,7 +115,7 @@ impl Default for FusionOptions {
     }
 }
 
-impl FusionOptions {
+impl FuseOptions {
     /// The method and the normalisation these options name.
     pub fn method_and_norm(self) -> Result<(FusionMethod, Normalization)> {
         Ok((FusionMethod::from_options(&self)?, self.norm.unwrap_or(Normalization::None)))
@@ -148,7 +148,7 @@ impl FusionMethod {
     /// Builds a method from ranx-style names (`"rrf"`, `"wsum"`, `"combmnz"`, `"rbc"`, …, see [`NAMES`]) and
     /// the parameters in `options`. A parameter the method does not take, or a missing one it needs, is
     /// INVALID_ARGUMENT naming it; an unknown method names `method` and the nearest valid names.
-    pub fn from_options(o: &FusionOptions) -> Result<Self> {
+    pub fn from_options(o: &FuseOptions) -> Result<Self> {
         let name = o.method.as_str();
         let canonical = match name {
             "combsum" => "sum",
@@ -228,7 +228,7 @@ impl FusionMethod {
 
     /// The older three-argument form: a method name with RRF's `k` and the weights.
     pub fn parse(name: &str, k: Option<f64>, weights: Option<Vec<f64>>) -> Result<Self> {
-        FusionMethod::from_options(&FusionOptions { method: name.into(), k, weights, ..Default::default() })
+        FusionMethod::from_options(&FuseOptions { method: name.into(), k, weights, ..Default::default() })
     }
 
     /// What the method computes.

@@ -60,7 +60,7 @@ pub mod run;
 pub mod trained;
 
 pub use comb::Combination;
-pub use method::{FusionMethod, FusionOptions, Recipe};
+pub use method::{FusionMethod, FuseOptions, Recipe};
 pub use normalization::Normalization;
 pub use run::{ranking_order, Results, Run};
 

@@ -45,43 +45,54 @@ pub const METHODS: &[&str] = &[
     "mapfuse", "posfuse", "segfuse",
 ];
 
-/// The options of [`optimize_fusion`] as JS and JSON give them (ranx's keyword arguments in camelCase).
+/// Options of `optimizeFusion` (ranx's `optimize_fusion` keyword arguments).
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct OptimizeOptions {
-    /// One of [`METHODS`] (default `"wsum"`).
+pub struct OptimizeFusionOptions {
+    /// The method whose parameters are searched (default "wsum"); "bayesfuse", "mapfuse", "posfuse", "segfuse"
+    /// are trained only (no search, no score).
+    #[cfg_attr(test, ts(type = "OptimizableFusionMethod"))]
     pub method: String,
-    /// The measure to maximise, any name `evaluate` takes (default ranx's `"ndcg"`).
+    /// The measure to maximise, any name `evaluate` takes (default ranx's "ndcg").
     pub metric: String,
-    /// Normalisation applied once before the search (default min-max; `"none"` for none).
+    /// Normalisation applied once before the search or training (default "min-max", as ranx; "none" for none).
     pub norm: Option<Normalization>,
-    /// Grid step: weights (default 0.1), k (default 10), γ, σ, φ (default 0.01).
+    /// Grid step: weights (default 0.1), rrf's k (default 10), gamma, sigma, phi (default 0.01).
     pub step: Option<f64>,
-    /// rrf's smallest and largest k (defaults 10 and 100).
+    /// rrf's smallest k (default 10).
     pub min_k: Option<u32>,
+    /// rrf's largest k (default 100).
     pub max_k: Option<u32>,
-    /// gmnz's γ range (defaults 0.01 and 1.0).
+    /// gmnz's smallest γ (default 0.01).
     pub min_gamma: Option<f64>,
+    /// gmnz's largest γ (default 1.0).
     pub max_gamma: Option<f64>,
-    /// logn_isr's σ range (defaults 0.01 and 1.0).
+    /// logn_isr's smallest σ (default 0.01).
     pub min_sigma: Option<f64>,
+    /// logn_isr's largest σ (default 1.0).
     pub max_sigma: Option<f64>,
-    /// rbc's φ range (defaults 0.01 and 1.0).
+    /// rbc's smallest φ (default 0.01).
     pub min_phi: Option<f64>,
+    /// rbc's largest φ (default 1.0).
     pub max_phi: Option<f64>,
-    /// probfuse's range of segment counts (defaults 1 and 100).
+    /// probfuse's smallest number of segments (default 1).
     pub min_n_segments: Option<u32>,
+    /// probfuse's largest number of segments (default 100).
     pub max_n_segments: Option<u32>,
-    /// slidefuse's range of window half-widths (defaults 1 and 100).
+    /// slidefuse's smallest window half-width (default 1).
     pub min_w: Option<u32>,
+    /// slidefuse's largest window half-width (default 100).
     pub max_w: Option<u32>,
-    /// The configurations to try instead of the generated grid.
+    /// The configurations to try instead of the generated grid: weight vectors, or k, γ, σ, φ, segment counts or
+    /// w values.
+    #[cfg_attr(test, ts(type = "Array<Array<number>> | Array<number> | null"))]
     pub grid: Option<Vec<Json>>,
 }
 
-impl Default for OptimizeOptions {
+impl Default for OptimizeFusionOptions {
     fn default() -> Self {
-        OptimizeOptions {
+        OptimizeFusionOptions {
             method: "wsum".into(),
             metric: "ndcg".into(),
             norm: None,
@@ -237,7 +248,7 @@ const OPTION_OWNERS: &[(&str, &[&str])] = &[
     ("grid", &["wsum", "mixed", "wmnz", "w_bordafuse", "w_condorcet", "rrf", "gmnz", "logn_isr", "rbc", "probfuse", "slidefuse"]),
 ];
 
-fn check_owners(options: &OptimizeOptions, method: &str) -> Result<()> {
+fn check_owners(options: &OptimizeFusionOptions, method: &str) -> Result<()> {
     let o = options;
     let given = [
         o.step.is_some(),
@@ -333,7 +344,7 @@ fn all_hit_lists(qrels: &Qrels, queries: &[NormalizedQuery], runs: usize) -> Res
 
 /// Searches the grid (see the module docs) for the configuration of `options.method` that maximises
 /// `options.metric` on `qrels`, or trains the method.
-pub fn optimize_fusion(qrels: &Qrels, runs: &[FusionRun], options: &OptimizeOptions) -> Result<Optimization> {
+pub fn optimize_fusion(qrels: &Qrels, runs: &[FusionRun], options: &OptimizeFusionOptions) -> Result<Optimization> {
     if runs.len() < 2 {
         return Err(Error::invalid("runs", format!("give at least 2 runs to fuse, got {}", runs.len())));
     }
@@ -411,7 +422,7 @@ pub fn optimize_fusion(qrels: &Qrels, runs: &[FusionRun], options: &OptimizeOpti
 }
 
 /// The configurations to try, in order.
-fn grid(options: &OptimizeOptions, method: &str, runs: usize) -> Result<Vec<FusionParams>> {
+fn grid(options: &OptimizeFusionOptions, method: &str, runs: usize) -> Result<Vec<FusionParams>> {
     let explicit = |read: &dyn Fn(&Json) -> Option<FusionParams>, expected: &str| -> Option<Result<Vec<FusionParams>>> {
         options.grid.as_ref().map(|list| {
             list.iter()
