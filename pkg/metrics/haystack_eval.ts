@@ -137,6 +137,14 @@ export interface ContextMatchingOptions {
   threshold?: number;
 }
 
+/** Options of {@link EvaluationResult.build} (`Pipeline.eval`'s `context_matching_*` and `custom_document_id_field`). */
+export interface EvaluationBuildOptions {
+  /** How a gold context matches a document's or answer's context. */
+  contextMatching?: ContextMatchingOptions;
+  /** A meta field that identifies documents (e.g. `"name"`): labels and documents match by it, not by id. */
+  customDocumentIdField?: string | null;
+}
+
 /** CSV files: `{"Retriever.csv": text}` or `[[name, text], ...]` (the node name is the file stem). */
 export type CsvFiles = Record<string, string> | Array<[string, string]>;
 
@@ -158,10 +166,17 @@ export class EvaluationResult {
     return this.#wasm.get();
   }
 
-  /** Builds each node's rows from the queries, labels and each node's predictions (Haystack's `_build_eval_dataframe`). */
-  static build(input: EvaluationInput, options: { contextMatching?: ContextMatchingOptions } = {}): EvaluationResult {
+  /**
+   * Builds each node's rows from the queries, labels and each node's predictions (Haystack's `_build_eval_dataframe`).
+   * `customDocumentIdField` is `Pipeline.eval`'s `custom_document_id_field`: documents match labels by that meta field
+   * (a file name, a URL) instead of their id, in the `document_id` scopes.
+   */
+  static build(input: EvaluationInput, options: EvaluationBuildOptions = {}): EvaluationResult {
     if (input === null || typeof input !== "object") invalidArgument("input", "expected {queries, labels, nodes}");
-    return new EvaluationResult(wasm.HaystackEvaluation.fromPredictions(input, options?.contextMatching ?? null));
+    options = optionsObject(options, ["contextMatching", "customDocumentIdField"]);
+    const field = options.customDocumentIdField ?? null;
+    if (field !== null && typeof field !== "string") invalidArgument("customDocumentIdField", "expected a meta field name (a string)");
+    return new EvaluationResult(wasm.HaystackEvaluation.fromPredictions(input, options.contextMatching ?? null, field));
   }
 
   /** From saved CSV files (`EvaluationResult.load`); Haystack's backward-compatible column renames apply. */

@@ -31,14 +31,20 @@ pub struct HaystackEvaluation {
 #[wasm_bindgen(js_class = HaystackEvaluation)]
 impl HaystackEvaluation {
     /// Builds every node's rows from `{queries, labels, nodes}` (see `parse_eval_input`); `contextMatching` is
-    /// `{minLength, boostSplitOverlaps, threshold}` (defaults 100, true, 65).
+    /// `{minLength, boostSplitOverlaps, threshold}` (defaults 100, true, 65); `customDocumentIdField` (a string,
+    /// or null / undefined for none) matches documents to labels by that meta field.
     #[wasm_bindgen(js_name = fromPredictions)]
-    pub fn from_predictions(input: JsValue, context_matching: JsValue) -> JsResult<HaystackEvaluation> {
+    pub fn from_predictions(input: JsValue, context_matching: JsValue, custom_document_id_field: JsValue) -> JsResult<HaystackEvaluation> {
         js((|| {
             let input = value_of("input", &input)?;
             let cm: ContextMatching = read_options("contextMatching", &context_matching)?;
+            let field = if custom_document_id_field.is_null() || custom_document_id_field.is_undefined() {
+                None
+            } else {
+                Some(string_arg("customDocumentIdField", &custom_document_id_field)?)
+            };
             let (queries, labels, nodes) = haystack::parse_eval_input(&input)?;
-            Ok(HaystackEvaluation { inner: EvaluationResult::from_predictions(&queries, &labels, &nodes, &cm)? })
+            Ok(HaystackEvaluation { inner: EvaluationResult::from_predictions(&queries, &labels, &nodes, &cm, field.as_deref())? })
         })())
     }
 
