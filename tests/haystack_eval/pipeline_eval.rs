@@ -417,3 +417,77 @@ fn test_eval_load_evaluation_result() {
     assert_eq!(t.to_records()[0], known);
     assert!(matches!(t.get(0, "filters"), rerankit::eval::haystack::Cell::Bytes(b) if b == "null"), "b'null' is bytes");
 }
+
+#[test]
+fn test_eval_generative_qa_w_promptnode_eval() {
+    // PromptNode's model (google/flan-t5-small) answered fixed text in the generator; what the test asserts does not
+    // depend on the text: the columns, the prompt, float metrics, and the save/load round trip
+    let r = translated(EVAL, "test_generative_qa_w_promptnode_eval");
+    let metrics = metrics(&r, "document_id");
+    let generator = r.node("PromptNode").unwrap();
+    let retriever = r.node("Retriever").unwrap();
+    let expected_generator_result_columns = [
+        "answer", "exact_match", "f1", "exact_match_context_scope", "f1_context_scope", "exact_match_document_id_scope", "f1_document_id_scope",
+        "exact_match_document_id_and_context_scope", "f1_document_id_and_context_scope", "offsets_in_document", "gold_offsets_in_documents",
+        "offsets_in_context", "gold_offsets_in_contexts", "gold_answers_exact_match", "gold_answers_f1", "document_ids", "prompt",
+    ];
+    let expected_retriever_result_columns = [
+        "gold_id_match", "context_match", "answer_match", "gold_id_or_answer_match", "gold_id_and_answer_match", "gold_id_or_context_match",
+        "gold_id_and_context_match", "gold_id_and_context_and_answer_match", "context_and_answer_match", "gold_answers_match", "document_id",
+    ];
+    let expected_generic_result_columns = [
+        "multilabel_id", "query", "filters", "context", "gold_contexts", "gold_documents_id_match", "gold_contexts_similarity", "type", "node",
+        "eval_mode", "rank", "gold_document_ids", "gold_answers",
+    ];
+    let sorted = |cols: Vec<&str>| {
+        let mut v: Vec<String> = cols.into_iter().map(str::to_string).collect();
+        v.sort();
+        v
+    };
+    let columns = |t: &rerankit::eval::haystack::NodeTable| sorted(t.columns.iter().map(String::as_str).collect());
+    assert_eq!(sorted([&expected_generator_result_columns[..], &expected_generic_result_columns[..], &["index"]].concat()), columns(generator));
+    assert_eq!(sorted([&expected_retriever_result_columns[..], &expected_generic_result_columns[..], &["index"]].concat()), columns(retriever));
+    assert!(!matches!(generator.get(0, "prompt"), rerankit::eval::haystack::Cell::None));
+    for node_metrics in metrics.values() {
+        for value in node_metrics.as_object().unwrap().values() {
+            assert!(value.is_f64(), "{value} is a float");
+        }
+    }
+    // save, load: the same rows (but for the documented None → "" of a text column's empty cell: generative
+    // answers have no context) and the same metrics
+    let saved = EvaluationResult::from_csv_files(&r.to_csv_files()).unwrap();
+    for (node, table) in &r.node_results {
+        let loaded = saved.node(node).unwrap();
+        assert_eq!(loaded.columns, table.columns, "{node}");
+        for (mine, back) in table.to_records().iter().zip(loaded.to_records()) {
+            for (k, v) in mine.as_object().unwrap() {
+                let want = if v.is_null() && k == "context" { json!("") } else { v.clone() };
+                assert_eq!(back[k], want, "{node}.{k}");
+            }
+        }
+    }
+    assert_eq!(saved.calculate_metrics(&MetricsOptions { document_scope: DocumentScope::DocumentId, ..MetricsOptions::default() }).unwrap(),
+        r.calculate_metrics(&MetricsOptions { document_scope: DocumentScope::DocumentId, ..MetricsOptions::default() }).unwrap());
+}
+
+/// `test_extractive_qa_eval_wrong_examples`' Retriever half (its rows do not depend on the FARMReader that runs
+/// after it): `wrong_examples(node="Retriever", n=1)` has one query, Haystack's.
+fn assert_retriever_wrong_examples(file: &str) {
+    let r = translated(file, "test_extractive_qa_eval_wrong_examples");
+    let o = rerankit::eval::haystack::WrongExamplesOptions { n: 1, ..Default::default() };
+    let wrongs_retriever = Value::Array(r.wrong_examples("Retriever", &o).unwrap());
+    assert_eq!(wrongs_retriever.as_array().unwrap().len(), 1);
+    if let Err(e) = close(&wrongs_retriever, &case(file, "test_extractive_qa_eval_wrong_examples")["extra"]["wrong_examples_retriever_n1"], file) {
+        panic!("{e}");
+    }
+}
+
+#[test]
+fn test_eval_extractive_qa_eval_wrong_examples() {
+    assert_retriever_wrong_examples(EVAL);
+}
+
+#[test]
+fn test_eval_batch_extractive_qa_eval_wrong_examples() {
+    assert_retriever_wrong_examples(EVAL_BATCH);
+}
