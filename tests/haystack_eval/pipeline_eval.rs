@@ -326,6 +326,23 @@ fn custom_document_ids_compare_as_python_values() {
     let r = translated("around", "numeric_custom_id");
     let rows = r.node("Retriever").unwrap().to_records();
     assert_eq!(rows[0]["custom_document_id"], json!(2.0), "a column of numbers is float64, as rank is");
+    // saved and loaded (Haystack's converters read the custom id lists back), the metrics stay
+    for test in ["numeric_custom_id", "file_search_faq_answers"] {
+        let r = run("around", test);
+        let loaded = EvaluationResult::from_csv_files(&r.to_csv_files()).unwrap();
+        for scope in DocumentScope::ALL {
+            let o = MetricsOptions { document_scope: scope, ..MetricsOptions::default() };
+            assert_eq!(loaded.calculate_metrics(&o).unwrap(), r.calculate_metrics(&o).unwrap(), "{test} {scope:?}");
+        }
+        let back = loaded.to_json();
+        for (node, rows) in r.to_json().as_object().unwrap() {
+            for (mine, theirs) in rows.as_array().unwrap().iter().zip(back[node].as_array().unwrap()) {
+                for column in ["gold_custom_document_ids", "custom_document_ids"] {
+                    assert_eq!(mine.get(column), theirs.get(column), "{test} {node}.{column}");
+                }
+            }
+        }
+    }
 }
 
 #[test]
