@@ -508,3 +508,14 @@ fn test_eval_extractive_qa_eval_wrong_examples() {
 fn test_eval_batch_extractive_qa_eval_wrong_examples() {
     assert_retriever_wrong_examples(EVAL_BATCH);
 }
+
+#[test]
+fn custom_document_ids_on_a_node_with_answers_and_documents() {
+    // _build_eval_dataframe itself (no Pipeline.eval column reorder): a generative answer's ids from its doc_metas,
+    // an extractive one's from its meta, the documents' numeric ids a float column beside the answer rows' gaps;
+    // the columns in Haystack's order
+    let c = case("around", "answers_and_documents_of_one_node");
+    let r = translated("around", "answers_and_documents_of_one_node");
+    let want: Vec<String> = c["node_columns"]["Mixed"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
+    assert_eq!(r.node("Mixed").unwrap().columns, want);
+}

@@ -368,11 +368,12 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
     Ok(table)
 }
 
-/// A column of numbers only is float64 in Haystack's frame, as `rank` is (pandas' int64 meets the zero-row frames
-/// of the fields a node did not return); a column with text among its numbers is `object` and keeps them.
+/// A column of numbers (and missing cells: the answer rows beside document rows) is float64 in Haystack's frame,
+/// as `rank` is (pandas' int64 meets the zero-row frames of the fields a node did not return); a column with text
+/// among its numbers is `object` and keeps them.
 fn numbers_as_floats(table: &mut NodeTable, column: &str) {
     let Some(c) = table.col(column) else { return };
-    if table.rows.iter().all(|r| matches!(r[c], Cell::Int(_) | Cell::Float(_))) {
+    if table.rows.iter().all(|r| matches!(r[c], Cell::Int(_) | Cell::Float(_) | Cell::None)) {
         for r in &mut table.rows {
             if let Cell::Int(i) = r[c] {
                 r[c] = Cell::Float(i as f64);
