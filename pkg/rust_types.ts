@@ -509,6 +509,19 @@ answerScope?: AnswerScope,
 evalMode?: EvalMode, };
 
 /**
+ * Options of `EvaluationResult.build` (`Pipeline.eval`'s `context_matching_*` and `custom_document_id_field`).
+ */
+export type EvaluationBuildOptions = {
+/**
+ * How a gold context matches a document's or answer's context.
+ */
+contextMatching: Partial<ContextMatchingOptions>,
+/**
+ * A meta field that identifies documents (e.g. `"name"`): labels and documents match by it, not by id.
+ */
+customDocumentIdField: string | null, };
+
+/**
  * Context matching of Haystack's `pipeline.eval()`: when a retrieved document's text counts as the gold context.
  */
 export type ContextMatchingOptions = {

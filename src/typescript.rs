@@ -10,7 +10,7 @@ use crate::error::ErrorCode;
 use crate::eval::haystack::node_metrics::WrongExamplesFields;
 use crate::eval::haystack::squad::SquadOptions;
 use crate::document::MultiLabelOptions;
-use crate::eval::haystack::{AnswerScope, ContextMatchingOptions, DocumentScope, EvalMode, HaystackMetricsOptions};
+use crate::eval::haystack::{AnswerScope, ContextMatchingOptions, DocumentScope, EvalMode, EvaluationBuildOptions, HaystackMetricsOptions};
 use crate::inference::{EmbedOptions, ModelLoadOptions, RerankOptions, ScoreOptions};
 use crate::metrics::comparison::{CompareOptions, StatTest};
 use crate::metrics::evaluation::ranking::TiePolicy;
@@ -121,6 +121,7 @@ fn render() -> String {
     add(declaration::<AnswerScope>(&cfg));
     add(declaration::<EvalMode>(&cfg));
     add(declaration::<WrongExamplesFields>(&cfg));
+    add(declaration::<EvaluationBuildOptions>(&cfg));
     add(declaration::<ContextMatchingOptions>(&cfg));
     add(declaration::<SquadOptions>(&cfg));
     // the models

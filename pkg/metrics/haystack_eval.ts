@@ -96,6 +96,9 @@ export interface EvaluationInput {
 /** Haystack's context matching (`context_matching_min_length`, `…_boost_split_overlaps`, `…_threshold`). */
 export interface ContextMatchingOptions extends Partial<rust.ContextMatchingOptions> {}
 
+/** Options of {@link EvaluationResult.build} (`Pipeline.eval`'s `context_matching_*` and `custom_document_id_field`). */
+export interface EvaluationBuildOptions extends Partial<rust.EvaluationBuildOptions> {}
+
 /** CSV files: `{"Retriever.csv": text}` or `[[name, text], ...]` (the node name is the file stem). */
 export type CsvFiles = Record<string, string> | Array<[string, string]>;
 
@@ -117,10 +120,14 @@ export class EvaluationResult {
     return this.#wasm.get();
   }
 
-  /** Builds each node's rows from the queries, labels and each node's predictions (Haystack's `_build_eval_dataframe`). */
-  static build(input: EvaluationInput, options: { contextMatching?: ContextMatchingOptions } = {}): EvaluationResult {
+  /**
+   * Builds each node's rows from the queries, labels and each node's predictions (Haystack's `_build_eval_dataframe`).
+   * `customDocumentIdField` is `Pipeline.eval`'s `custom_document_id_field`: documents match labels by that meta field
+   * (a file name, a URL) instead of their id, in the `document_id` scopes.
+   */
+  static build(input: EvaluationInput, options: EvaluationBuildOptions = {}): EvaluationResult {
     if (input === null || typeof input !== "object") invalidArgument("input", "expected {queries, labels, nodes}");
-    return new EvaluationResult(wasm.HaystackEvaluation.fromPredictions(input, options?.contextMatching ?? null));
+    return new EvaluationResult(wasm.HaystackEvaluation.fromPredictions(input, options));
   }
 
   /** From saved CSV files (`EvaluationResult.load`); Haystack's backward-compatible column renames apply. */

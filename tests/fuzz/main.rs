@@ -260,7 +260,7 @@ fn haystack_and_squad_json() {
         let Ok(v) = serde_json::from_slice::<serde_json::Value>(b) else { return false };
         let mut ok = false;
         if let Ok((queries, labels, nodes)) = rerankit::eval::haystack::parse_eval_input(&v) {
-            if let Ok(result) = EvaluationResult::from_predictions(&queries, &labels, &nodes, &Default::default()) {
+            if let Ok(result) = EvaluationResult::from_predictions(&queries, &labels, &nodes, &Default::default(), None) {
                 ok = result.calculate_metrics(&HaystackMetricsOptions::default()).is_ok();
             }
         }

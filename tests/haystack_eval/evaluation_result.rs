@@ -73,7 +73,7 @@ fn built() -> &'static EvaluationResult {
     BUILT.get_or_init(|| {
         let input = read_json("eval_input.json");
         let (queries, labels, nodes) = parse_eval_input(&input).unwrap();
-        EvaluationResult::from_predictions(&queries, &labels, &nodes, &ContextMatchingOptions::default()).unwrap()
+        EvaluationResult::from_predictions(&queries, &labels, &nodes, &ContextMatchingOptions::default(), None).unwrap()
     })
 }
 

@@ -1,4 +1,5 @@
-//! Haystack 1.x evaluation: EvaluationResult, SQuAD, SAS, and the document schema (test_schema.py translated).
+//! Haystack 1.x evaluation: EvaluationResult, SQuAD, SAS, the document schema (test_schema.py translated) and
+//! pipeline evaluation (test_eval.py, test_eval_batch.py translated).
 //! One test binary per area (cargo builds and links each once); `cargo test --test haystack_eval` runs them.
 
 #[cfg(feature = "cpu")]
@@ -6,6 +7,7 @@
 mod common;
 
 mod evaluation_result;
+mod pipeline_eval;
 mod schema;
 mod squad;
 mod sas;

@@ -269,3 +269,33 @@ test("labels without answers: document-only labels build rows with no gold answe
     r.free();
   }
 });
+
+test("customDocumentIdField (Pipeline.eval's custom_document_id_field): farm-haystack's test_file_search_eval_document_scope", () => {
+  // eval_tests.json: the predictions of the real TfidfRetriever run (make_haystack_eval_tests.py); eval_batch's
+  // case builds the rows in one frame, as EvaluationResult.build does
+  const c = json(hx("eval_tests.json")).cases.find((x) => x.test === "file_search_eval_batch");
+  const r = EvaluationResult.build(c.input, { contextMatching: c.context_matching, customDocumentIdField: "name" });
+  try {
+    const rows = r.nodeResults("Retriever");
+    same(rows, c.node_results.Retriever.map((row) => Object.fromEntries(Object.keys(rows[0]).map((k) => [k, row[k]]))), "rows");
+    assert.deepEqual(rows[0].gold_custom_document_ids, ["filename1"]);
+    // the values test_file_search_eval_document_scope asserts
+    const m = r.calculateMetrics({ documentScope: "document_id" }).Retriever;
+    assert.equal(m.mrr, 0.6);
+    assert.equal(m.recall_single_hit, 1);
+    assert.equal(m.precision, 0.2);
+    assert.ok(Math.abs(m.ndcg - 0.6934) <= 0.6934e-4);
+    for (const e of c.metrics) same(r.calculateMetrics(camel({ ...e, simulated_top_k_reader: -1, simulated_top_k_retriever: -1 })), e.metrics, JSON.stringify(e));
+  } finally {
+    r.free();
+  }
+  // without the field, documents match by id: no custom id columns
+  const byId = EvaluationResult.build(c.input, { contextMatching: c.context_matching, customDocumentIdField: null });
+  assert.ok(!("gold_custom_document_ids" in byId.nodeResults("Retriever")[0]));
+  byId.free();
+  const bad = (options, pattern) => assert.throws(() => EvaluationResult.build(c.input, options),
+    (err) => err instanceof RerankitError && err.code === "INVALID_ARGUMENT" && pattern.test(err.message));
+  bad({ customDocumentIdField: 3 }, /^customDocumentIdField:/);
+  bad({ customDocumentIdField: "url" }, /^customDocumentIdField: "url" is not in the meta/);
+  bad({ customDocumentIdFeild: "name" }, /^customDocumentIdFeild: unknown option/);
+});

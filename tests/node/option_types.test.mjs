@@ -39,6 +39,7 @@ const PAIRS = [
   ["metrics/haystack_eval.d.ts", "HaystackMetricsOptions", "HaystackMetricsOptions", [], []],
   ["metrics/haystack_eval.d.ts", "WrongExamplesOptions", "WrongExamplesOptions", [], []],
   ["metrics/haystack_eval.d.ts", "ContextMatchingOptions", "ContextMatchingOptions", [], []],
+  ["metrics/haystack_eval.d.ts", "EvaluationBuildOptions", "EvaluationBuildOptions", [], []],
   ["metrics/haystack_eval.d.ts", "SquadOptions", "SquadOptions", [], []],
 ];
 

@@ -7,7 +7,7 @@
 use super::convert::{read_options, string_arg, to_js, to_json};
 use super::errors::{js, JsResult};
 use rerankit::eval::haystack::{
-    self, squad, ContextMatchingOptions, EvaluationResult, HaystackMetricsOptions, WrongExamplesOptions,
+    self, squad, EvaluationBuildOptions, EvaluationResult, HaystackMetricsOptions, WrongExamplesOptions,
 };
 use rerankit::{Error, Result};
 use serde_json::{Map, Value};
@@ -30,15 +30,16 @@ pub struct HaystackEvaluation {
 
 #[wasm_bindgen(js_class = HaystackEvaluation)]
 impl HaystackEvaluation {
-    /// Builds every node's rows from `{queries, labels, nodes}` (see `parse_eval_input`); `contextMatching` is
-    /// `{minLength, boostSplitOverlaps, threshold}` (defaults 100, true, 65).
+    /// Builds every node's rows from `{queries, labels, nodes}` (see `parse_eval_input`) with
+    /// [`EvaluationBuildOptions`] (`{contextMatching, customDocumentIdField}`).
     #[wasm_bindgen(js_name = fromPredictions)]
-    pub fn from_predictions(input: JsValue, context_matching: JsValue) -> JsResult<HaystackEvaluation> {
+    pub fn from_predictions(input: JsValue, options: JsValue) -> JsResult<HaystackEvaluation> {
         js((|| {
             let input = value_of("input", &input)?;
-            let cm: ContextMatchingOptions = read_options("contextMatching", &context_matching)?;
+            let options: EvaluationBuildOptions = read_options("", &options)?;
             let (queries, labels, nodes) = haystack::parse_eval_input(&input)?;
-            Ok(HaystackEvaluation { inner: EvaluationResult::from_predictions(&queries, &labels, &nodes, &cm)? })
+            let field = options.custom_document_id_field.as_deref();
+            Ok(HaystackEvaluation { inner: EvaluationResult::from_predictions(&queries, &labels, &nodes, &options.context_matching, field)? })
         })())
     }
 

@@ -34,6 +34,7 @@ pub fn option_fields() -> JsResult<JsValue> {
         ("WrongExamplesOptions", field_names::<WrongExamplesOptions>()),
         ("ContextMatchingOptions", field_names::<ContextMatchingOptions>()),
         ("SquadOptions", field_names::<SquadOptions>()),
+        ("EvaluationBuildOptions", field_names::<rerankit::eval::haystack::EvaluationBuildOptions>()),
         ("CompareOptions", field_names::<CompareOptions>()),
         ("ReportOptions", field_names::<ReportOptions>()),
         ("OptimizeFusionOptions", field_names::<OptimizeFusionOptions>()),

@@ -4,10 +4,13 @@
 //! Per query (in order) and per field (`answers`, `answers_isolated`, then `documents`, `documents_isolated`):
 //! a query with no predictions in a field that is present gets one placeholder row (an empty answer with
 //! offsets 0–0, or a document with empty id and content), as Haystack does, so that it still counts.
+//! With a `custom_document_id_field` ([`super::custom_ids`]) the rows also carry `gold_custom_document_ids` and
+//! `custom_document_ids` (answers) / `custom_document_id` (documents), and `gold_documents_id_match` compares those.
 //! Differences from Haystack, all where Haystack raises: a `max()` over no matching gold label (possible only
 //! when labels without answers misalign `gold_answers` and `gold_contexts`) gives 0.0.
 
 use super::context::calculate_context_similarity;
+use super::custom_ids;
 use super::squad::{compute_exact, get_tokens};
 use super::table::{Cell, NodeTable};
 use crate::python::json::dumps_sorted;
@@ -33,6 +36,18 @@ impl Default for ContextMatchingOptions {
     fn default() -> Self {
         ContextMatchingOptions { min_length: 100, boost_split_overlaps: true, threshold: 65.0 }
     }
+}
+
+/// Options of `EvaluationResult.build` (`Pipeline.eval`'s `context_matching_*` and `custom_document_id_field`).
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(test, derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct EvaluationBuildOptions {
+    /// How a gold context matches a document's or answer's context.
+    #[cfg_attr(test, ts(type = "Partial<ContextMatchingOptions>"))]
+    pub context_matching: ContextMatchingOptions,
+    /// A meta field that identifies documents (e.g. `"name"`): labels and documents match by it, not by id.
+    pub custom_document_id_field: Option<String>,
 }
 
 /// A predicted answer (Haystack `Answer`; `document_ids` may be absent).
@@ -156,8 +171,8 @@ impl Builder {
 
 const GENERAL: [&str; 6] = ["type", "node", "multilabel_id", "query", "filters", "eval_mode"];
 
-/// `_build_eval_dataframe(queries, labels, node_name, node_output)`.
-pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, output: &NodePredictions, cm: &ContextMatchingOptions) -> Result<NodeTable> {
+/// `_build_eval_dataframe(queries, labels, node_name, node_output, custom_document_id_field)`.
+pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, output: &NodePredictions, cm: &ContextMatchingOptions, custom_document_id_field: Option<&str>) -> Result<NodeTable> {
     if queries.len() != labels.len() {
         return Err(Error::invalid("labels", format!("{} MultiLabels for {} queries", labels.len(), queries.len())));
     }
@@ -181,6 +196,7 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
         let gold_offs_doc = Cell::Lit(json!(ml.offsets_in_documents));
         let gold_offs_ctx = Cell::Lit(json!(ml.offsets_in_contexts));
         let filters_bytes = dumps_sorted(ml.filters.as_ref().unwrap_or(&Value::Null));
+        let gold_custom_ids = custom_document_id_field.map(|f| custom_ids::gold_ids(ml, f, i)).transpose()?;
         let general = |eval_mode: &str, answers: bool| -> Vec<(String, Cell)> {
             let filters = if answers && ml.filters.is_none() { Cell::None } else { Cell::Bytes(filters_bytes.clone()) };
             vec![
@@ -206,7 +222,11 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
             if generative {
                 cols.push("prompt");
             }
-            cols.extend(["gold_answers_exact_match", "gold_answers_f1", "gold_contexts_similarity", "gold_documents_id_match", "exact_match", "f1", "exact_match_context_scope", "f1_context_scope", "exact_match_document_id_scope", "f1_document_id_scope", "exact_match_document_id_and_context_scope", "f1_document_id_and_context_scope"]);
+            cols.extend(["gold_answers_exact_match", "gold_answers_f1", "gold_contexts_similarity", "gold_documents_id_match"]);
+            if gold_custom_ids.is_some() {
+                cols.extend(["gold_custom_document_ids", "custom_document_ids"]);
+            }
+            cols.extend(["exact_match", "f1", "exact_match_context_scope", "f1_context_scope", "exact_match_document_id_scope", "f1_document_id_scope", "exact_match_document_id_and_context_scope", "f1_document_id_and_context_scope"]);
             cols.extend(GENERAL);
             b.see(&cols);
             for (rank, a) in answers.iter().enumerate() {
@@ -215,8 +235,17 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
                 let f1: Vec<f64> = f1v.iter().map(|v| v.as_f64().unwrap_or(0.0)).collect();
                 let ctx = a.context.as_ref().map(Answer::context_str).transpose()?;
                 let sim: Vec<f64> = gold_contexts.iter().map(|g| calculate_context_similarity(g, ctx.as_deref().unwrap_or_default(), cm.min_length, cm.boost_split_overlaps)).collect();
-                let ids = a.document_ids.clone().unwrap_or_default();
-                let idm: Vec<f64> = gold_ids.iter().map(|g| if ids.contains(g) { 1.0 } else { 0.0 }).collect();
+                let custom = match (custom_document_id_field, &gold_custom_ids) {
+                    (Some(f), Some(gold)) => Some((gold, custom_ids::answer_ids(&a.meta, f, &format!("nodes.{node}.{}[{i}][{rank}]", if eval_mode == "isolated" { "answers_isolated" } else { "answers" }))?)),
+                    _ => None,
+                };
+                let idm: Vec<f64> = match &custom {
+                    Some((gold, ids)) => custom_ids::answer_matches(gold, ids),
+                    None => {
+                        let ids = a.document_ids.clone().unwrap_or_default();
+                        gold_ids.iter().map(|g| if ids.contains(g) { 1.0 } else { 0.0 }).collect()
+                    }
+                };
                 let scoped = |vals: &[f64]| -> [f64; 4] { answer_scopes(vals, &sim, &idm, cm.threshold) };
                 let [em_any, em_ctx, em_doc, em_both] = scoped(&em);
                 let [f1_any, f1_ctx, f1_doc, f1_both] = scoped(&f1);
@@ -243,6 +272,12 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
                     ("gold_answers_f1".into(), Cell::Lit(Value::Array(f1v))),
                     ("gold_contexts_similarity".into(), nums(&sim)),
                     ("gold_documents_id_match".into(), nums(&idm)),
+                ]);
+                if let Some((gold, ids)) = custom {
+                    row.push(("gold_custom_document_ids".into(), Cell::Lit(Value::Array(gold.clone()))));
+                    row.push(("custom_document_ids".into(), Cell::Lit(Value::Array(ids))));
+                }
+                row.extend([
                     ("exact_match".into(), Cell::Float(em_any)),
                     ("f1".into(), Cell::Float(f1_any)),
                     ("exact_match_context_scope".into(), Cell::Float(em_ctx)),
@@ -268,11 +303,22 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
                 docs.push(d);
             }
             b.see(&GENERAL);
-            b.see(&["context", "document_id", "gold_document_ids", "gold_answers", "gold_contexts", "gold_contexts_similarity", "gold_documents_id_match", "gold_answers_match", "gold_id_match", "answer_match", "gold_id_or_answer_match", "gold_id_and_answer_match", "context_match", "gold_id_or_context_match", "gold_id_and_context_match", "gold_id_and_context_and_answer_match", "context_and_answer_match", "rank"]);
+            b.see(&["context", "document_id", "gold_document_ids", "gold_answers", "gold_contexts", "gold_contexts_similarity", "gold_documents_id_match"]);
+            if gold_custom_ids.is_some() {
+                b.see(&["gold_custom_document_ids", "custom_document_id"]);
+            }
+            b.see(&["gold_answers_match", "gold_id_match", "answer_match", "gold_id_or_answer_match", "gold_id_and_answer_match", "context_match", "gold_id_or_context_match", "gold_id_and_context_match", "gold_id_and_context_and_answer_match", "context_and_answer_match", "rank"]);
             for (rank, d) in docs.iter().enumerate() {
                 let content = d.content_str()?;
                 let sim: Vec<f64> = gold_contexts.iter().map(|g| calculate_context_similarity(g, &content, cm.min_length, cm.boost_split_overlaps)).collect();
-                let idm: Vec<f64> = gold_ids.iter().map(|g| if &d.id == g { 1.0 } else { 0.0 }).collect();
+                let custom = match (custom_document_id_field, &gold_custom_ids) {
+                    (Some(f), Some(gold)) => Some((gold, custom_ids::document_id(&d.meta, f))),
+                    _ => None,
+                };
+                let idm: Vec<f64> = match &custom {
+                    Some((gold, id)) => custom_ids::document_matches(gold, id),
+                    None => gold_ids.iter().map(|g| if &d.id == g { 1.0 } else { 0.0 }).collect(),
+                };
                 let ansm: Vec<f64> = gold_answers.iter().map(|g| if !g.is_empty() && content.contains(g.as_str()) { 1.0 } else { 0.0 }).collect();
                 let thr = |s: f64| if s > cm.threshold { 1.0 } else { 0.0 };
                 let with0 = |v: &[f64]| v.iter().copied().chain([0.0]).collect::<Vec<f64>>();
@@ -298,6 +344,12 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
                     ("gold_contexts".into(), strs(gold_contexts)),
                     ("gold_contexts_similarity".into(), nums(&sim)),
                     ("gold_documents_id_match".into(), nums(&idm)),
+                ]);
+                if let Some((gold, id)) = custom {
+                    row.push(("gold_custom_document_ids".into(), Cell::Lit(Value::Array(gold.clone()))));
+                    row.push(("custom_document_id".into(), Cell::from_json("custom_document_id", &id)));
+                }
+                row.extend([
                     ("gold_answers_match".into(), nums(&ansm)),
                     ("gold_id_match".into(), Cell::Float(gold_id_match)),
                     ("answer_match".into(), Cell::Float(answer_match)),
@@ -329,7 +381,22 @@ pub fn build_node_table(queries: &[String], labels: &[MultiLabel], node: &str, o
     if table.rows.is_empty() {
         return Ok(NodeTable::default());
     }
+    numbers_as_floats(&mut table, "custom_document_id");
     Ok(table)
+}
+
+/// A column of numbers (and missing cells: the answer rows beside document rows) is float64 in Haystack's frame,
+/// as `rank` is (pandas' int64 meets the zero-row frames of the fields a node did not return); a column with text
+/// among its numbers is `object` and keeps them.
+fn numbers_as_floats(table: &mut NodeTable, column: &str) {
+    let Some(c) = table.col(column) else { return };
+    if table.rows.iter().all(|r| matches!(r[c], Cell::Int(_) | Cell::Float(_) | Cell::None)) {
+        for r in &mut table.rows {
+            if let Cell::Int(i) = r[c] {
+                r[c] = Cell::Float(i as f64);
+            }
+        }
+    }
 }
 
 /// The `any`, `context`, `document_id` and `document_id_and_context` scoped maxima of one answer's per-gold

@@ -13,12 +13,13 @@
 
 pub mod build;
 pub mod context;
+pub mod custom_ids;
 pub mod node_metrics;
 pub mod sas;
 pub mod squad;
 pub mod table;
 
-pub use build::{build_node_table, ContextMatchingOptions, NodePredictions, PredictedAnswer};
+pub use build::{build_node_table, ContextMatchingOptions, EvaluationBuildOptions, NodePredictions, PredictedAnswer};
 pub use node_metrics::{AnswerScope, DocumentScope, EvalMode, HaystackMetricsOptions, WrongExamplesOptions};
 pub use table::{Cell, NodeTable};
 
@@ -66,11 +67,12 @@ impl EvaluationResult {
         }
     }
 
-    /// Builds every node's table from the queries, their labels and each node's predictions.
-    pub fn from_predictions(queries: &[String], labels: &[MultiLabel], nodes: &[(String, NodePredictions)], cm: &ContextMatchingOptions) -> Result<Self> {
+    /// Builds every node's table from the queries, their labels and each node's predictions; with a
+    /// `custom_document_id_field`, documents match labels by that meta field ([`custom_ids`]).
+    pub fn from_predictions(queries: &[String], labels: &[MultiLabel], nodes: &[(String, NodePredictions)], cm: &ContextMatchingOptions, custom_document_id_field: Option<&str>) -> Result<Self> {
         let mut r = EvaluationResult::new();
         for (name, preds) in nodes {
-            let t = build_node_table(queries, labels, name, preds, cm)?;
+            let t = build_node_table(queries, labels, name, preds, cm, custom_document_id_field)?;
             if !t.rows.is_empty() {
                 r.insert(name, t);
             }
@@ -138,6 +140,10 @@ impl EvaluationResult {
                 } else if c == "content" {
                     *c = "context".into();
                 }
+            }
+            if t.col("answer").is_some() {
+                t.legacy_id_to_list("document_id", "document_ids");
+                t.legacy_id_to_list("custom_document_id", "custom_document_ids");
             }
             r.insert(stem, t);
         }

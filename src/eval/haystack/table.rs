@@ -160,6 +160,24 @@ impl NodeTable {
         }
     }
 
+    /// `EvaluationResult.load`'s backward compatibility for answer rows saved before Haystack 1.12: a one-id
+    /// column `old` (absent `new`) becomes the list column `new`, last: `[id]`, or `[]` for an empty or `"None"`
+    /// cell (pandas reads an empty field as NaN, which `load` turns into None).
+    pub fn legacy_id_to_list(&mut self, old: &str, new: &str) {
+        let (Some(c), None) = (self.col(old), self.col(new)) else { return };
+        self.columns.remove(c);
+        self.columns.push(new.to_string());
+        for row in &mut self.rows {
+            let cell = row.remove(c);
+            let ids = match cell {
+                Cell::None => vec![],
+                Cell::Str(s) | Cell::Bytes(s) if s.is_empty() || s == "None" => vec![],
+                other => vec![other.to_json()],
+            };
+            row.push(Cell::Lit(Value::Array(ids)));
+        }
+    }
+
     /// A table with the rows (by index) kept.
     pub fn select(&self, rows: &[usize]) -> NodeTable {
         NodeTable { columns: self.columns.clone(), rows: rows.iter().map(|&i| self.rows[i].clone()).collect() }
