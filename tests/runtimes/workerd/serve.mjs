@@ -7,7 +7,8 @@
 //   node tests/runtimes/workerd/serve.mjs --id MODEL_ID HUB_URL          (fromPretrained, fp32, from that host)
 // With RERANKIT_WORKER_RERANKER set, the worker's RERANKER variable (local | workers-ai | fallback; also
 // RERANKIT_WORKER_FALLBACK_TIMEOUT_MS); with RERANKIT_WORKER_FAKE_AI=1, the example runs behind fake_ai_entry.js,
-// which gives it a fake `env.AI` (Workers AI bindings always run remotely: no test could reach a real one).
+// which gives it a fake `env.AI` (Workers AI bindings always run remotely: no test could reach a real one); with
+// RERANKIT_WORKER_EMPTY=1, a Worker that imports nothing (empty_entry.js: bench/workerd_startup.mjs's baseline).
 // Prints one JSON line `{"url": "http://127.0.0.1:PORT/", "pid": …}` when the worker is ready, serves until
 // SIGTERM/SIGINT or stdin closes, then disposes of workerd. Only 127.0.0.1 is used: no login, no telemetry, no
 // Request.cf download (CLOUDFLARE_CF_FETCH_ENABLED=false).
@@ -32,6 +33,11 @@ if (process.env.RERANKIT_WORKER_FAKE_AI) {
   for (const f of ["fake_ai.mjs", "fake_ai_entry.js"]) cpSync(path.join(root, "tests", "runtimes", "workerd", f), path.join(exampleDir, "src", f));
   const toml = path.join(exampleDir, "wrangler.toml");
   writeFileSync(toml, readFileSync(toml, "utf8").replace(/^main = .*$/m, 'main = "src/fake_ai_entry.js"'));
+}
+if (process.env.RERANKIT_WORKER_EMPTY) {
+  cpSync(path.join(root, "tests", "runtimes", "workerd", "empty_entry.js"), path.join(exampleDir, "src", "empty_entry.js"));
+  const toml = path.join(exampleDir, "wrangler.toml");
+  writeFileSync(toml, readFileSync(toml, "utf8").replace(/^main = .*$/m, 'main = "src/empty_entry.js"'));
 }
 // Where workerd keeps the Cache API's entries: RERANKIT_WORKERD_PERSIST lets a second worker find the first's
 // (the test proves a new isolate does not download the model again); by default a fresh folder, removed at exit.

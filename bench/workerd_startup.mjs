@@ -1,0 +1,67 @@
+#!/usr/bin/env node
+// What rerankit adds to a Worker's start-up in workerd: `node bench/workerd_startup.mjs [--rounds 5]`
+//
+// examples/worker (which imports the package's workerd entry: the relaxed-SIMD model module, compiled and
+// instantiated when the Worker starts) against a Worker that imports nothing (tests/runtimes/workerd/empty_entry.js),
+// both served the same way (tests/runtimes/workerd/serve.mjs: wrangler's bundling and its workerd binary, no
+// inspector). Each round starts each Worker in a fresh process — the order alternating — and times spawn → the
+// first answer to `GET /stats` (a route that loads no model). The difference of the medians is rerankit's share:
+// bundling its JavaScript, compiling and instantiating its wasm module, and its top-level code. Workers' own
+// start-up limit (1 s) counts the Worker's top-level code; a Worker cannot time itself (its clock stands still
+// while it runs), hence the measurement from outside.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const i = process.argv.indexOf("--rounds");
+const ROUNDS = i > 0 ? Number(process.argv[i + 1]) : 5;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function startOnce(empty) {
+  const t0 = performance.now();
+  // the model URLs are never fetched: GET /stats loads nothing
+  const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"), "http://127.0.0.1:9/model.onnx", "http://127.0.0.1:9/tokenizer.json"], {
+    cwd: root,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, CI: "true", NO_COLOR: "1", ...(empty ? { RERANKIT_WORKER_EMPTY: "1" } : {}) },
+  });
+  let log = "";
+  child.stderr.on("data", (d) => (log = (log + d).slice(-4000)));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = "";
+      child.stdout.on("data", (d) => {
+        out += d;
+        const line = out.split("\n").find((l) => l.startsWith("{"));
+        if (line) resolve(JSON.parse(line).url.replace(/\/$/, ""));
+      });
+      child.on("close", (code) => reject(new Error(`worker exited ${code}: ${log}`)));
+    });
+    const readyMs = performance.now() - t0;
+    const response = await fetch(`${url}/stats`);
+    const stats = await response.json();
+    if (!response.ok) throw new Error(`GET /stats: ${JSON.stringify(stats)}`);
+    return { readyMs, answerMs: performance.now() - t0, simd: stats.simd };
+  } finally {
+    if (child.exitCode === null) {
+      await new Promise((resolve) => {
+        child.on("close", resolve);
+        process.kill(-child.pid, "SIGTERM");
+      });
+    }
+  }
+}
+
+const runs = { empty: [], rerankit: [] };
+for (let round = 0; round < ROUNDS; round++) {
+  for (const empty of round % 2 === 0 ? [true, false] : [false, true]) runs[empty ? "empty" : "rerankit"].push(await startOnce(empty));
+}
+const wrangler = JSON.parse(readFileSync(path.join(root, "node_modules", "wrangler", "package.json"), "utf8")).version;
+console.log(`workerd start-up (wrangler ${wrangler}), ${ROUNDS} rounds alternating, spawn → first answer of GET /stats, medians:`);
+for (const [name, r] of Object.entries(runs)) {
+  console.log(`  ${name.padEnd(9)} ${median(r.map((x) => x.answerMs)).toFixed(0)} ms (ready ${median(r.map((x) => x.readyMs)).toFixed(0)} ms; rounds ${r.map((x) => x.answerMs.toFixed(0)).join(", ")})${r[0].simd ? `, module ${r[0].simd}` : ""}`);
+}
+console.log(`  rerankit's share: ${(median(runs.rerankit.map((x) => x.answerMs)) - median(runs.empty.map((x) => x.answerMs))).toFixed(0)} ms`);
