@@ -5,7 +5,7 @@
 import * as wasm from "../wasm/rerankit.js";
 import type * as rust from "../rust_types.js";
 import type { StatTest } from "../rust_types.js";
-import { invalidArgument } from "../errors.js";
+import { checkListLength, invalidArgument } from "../errors.js";
 import { OwnedWasm, notMadeByRerankit } from "../runtimes/wasm_instance.js";
 import { ParsedRun, qrelsHandle, runHandle, wasmOptions, type EvaluateOptions, type QrelsInput, type RunInput } from "./evaluate.js";
 import type { FusionNorm, FusionRun } from "../rankers/fusion.js";
@@ -116,6 +116,7 @@ export class RunComparison {
 /** compareRuns(qrels, [runs…], measures, options). */
 function compareMany(qrels: QrelsInput, runs: RunInput[], measures?: string | string[], options: CompareRunsOptions = {}): RunComparison {
   if (options === null || typeof options !== "object") invalidArgument("options", "expected an object");
+  checkListLength(runs, "runs");
   const { names, keepFirstDuplicate, ...rest } = options;
   const wasmOptionsOfCall = wasmOptions(rest);
   // this is ranx's compare: its measure names mean what ranx computes unless the caller names another dialect

@@ -96,6 +96,14 @@ test("compareRuns and report refuse bad input with a RerankitError naming the fi
   bad(() => compareRuns(qrelsText, [runs[0]], "map"), "runs");
   bad(() => compareRuns(qrelsText, runs, "no_such_measure"), "no_such_measure");
   bad(() => compareRuns(qrelsText, runs, "map", { statTst: "fisher" }), "statTst");
+  // a sparse array of 2^32 − 1 runs (found by the API fuzzer: it hung, walking the holes)
+  bad(() => compareRuns(qrelsText, new Array(2 ** 32 - 1), "map"), "runs: has 4294967295 elements");
+  // two runs given apart get both tests: the N-run options choosing one are refused; the permutation's are taken
+  bad(() => compareRuns(qrelsText, runs[0], runs[1], "map", { statTest: "fisher" }), "statTest");
+  bad(() => compareRuns(qrelsText, runs[0], runs[1], "map", { nPermutation: 10 }), 'did you mean "nPermutations"');
+  const pair = compareRuns(qrelsText, runs[0], runs[1], "map", { nPermutations: 200, randomSeed: 3, complete: true });
+  assert.equal(pair.map.permutation.nPermutations, 200);
+  assert.equal(pair.map.permutation.randomSeed, 3);
   const r = compareRuns(qrelsText, runs, "map");
   bad(() => r.report("pdf"), "format");
   bad(() => r.report(5), "format");
