@@ -15,6 +15,7 @@
 use crate::python::numpy_argsort::pandas_sort_order;
 use crate::python::numpy_sum::np_sum;
 use super::table::{Cell, NodeTable};
+use super::warnings::{NO_EVAL_MODE_COLUMN, NON_ANSWER_DOCUMENT_SCOPE};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap};
@@ -143,6 +144,20 @@ impl Default for HaystackMetricsOptions {
     }
 }
 
+/// Whether `_get_document_relevance_criterion` warns ([`NON_ANSWER_DOCUMENT_SCOPE`]): a non-default answer scope
+/// that the document scope leaves out.
+pub fn answer_scope_ignored_by_documents(document_scope: DocumentScope, answer_scope: AnswerScope) -> bool {
+    answer_scope != AnswerScope::Any && !matches!(document_scope, DocumentScope::Answer | DocumentScope::DocumentIdOrAnswer)
+}
+
+/// `_get_document_relevance_criterion` with its warning.
+fn relevance_criterion_warned(document_scope: DocumentScope, answer_scope: AnswerScope, warnings: &mut Vec<String>) -> &'static str {
+    if answer_scope_ignored_by_documents(document_scope, answer_scope) {
+        warnings.push(NON_ANSWER_DOCUMENT_SCOPE.to_string());
+    }
+    relevance_criterion(document_scope, answer_scope)
+}
+
 /// `_get_document_relevance_criterion`: the `*_match` column deciding relevance and the label-matching rule.
 pub fn relevance_criterion(document_scope: DocumentScope, answer_scope: AnswerScope) -> &'static str {
     let answer_crit = match answer_scope {
@@ -211,8 +226,10 @@ fn num(t: &NodeTable, r: usize, c: &str) -> f64 {
     t.get(r, c).as_f64().unwrap_or(f64::NAN)
 }
 
-fn eval_mode_rows(t: &NodeTable, mode: EvalMode) -> Vec<usize> {
+/// `_filter_eval_mode`: the rows of `mode`, or all rows (with Haystack's warning) in a table without `eval_mode`.
+fn eval_mode_rows(t: &NodeTable, mode: EvalMode, warnings: &mut Vec<String>) -> Vec<usize> {
     if t.col("eval_mode").is_none() {
+        warnings.push(NO_EVAL_MODE_COLUMN.to_string());
         return (0..t.rows.len()).collect();
     }
     rows_where(t, |r| str_ref(t, r, "eval_mode") == mode.as_str())
@@ -364,9 +381,10 @@ fn mean_of(per: &PerQuery, metric: &str) -> f64 {
     pd_mean(&vals)
 }
 
-/// `_calculate_node_metrics` for one node: answer metrics (if it has answer rows), then document metrics.
-pub fn node_metrics(t: &NodeTable, o: &HaystackMetricsOptions, retriever: Option<&NodeTable>) -> Result<Map<String, Value>> {
-    let rows = eval_mode_rows(t, o.eval_mode);
+/// `_calculate_node_metrics` for one node: answer metrics (if it has answer rows), then document metrics; Haystack's
+/// warnings go to `warnings` (the scope one for every node, whether it has document rows or not, as Haystack's).
+pub fn node_metrics(t: &NodeTable, o: &HaystackMetricsOptions, retriever: Option<&NodeTable>, warnings: &mut Vec<String>) -> Result<Map<String, Value>> {
+    let rows = eval_mode_rows(t, o.eval_mode, warnings);
     let mut out = Map::new();
     let answers: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "answer").collect();
     if !answers.is_empty() {
@@ -377,9 +395,9 @@ pub fn node_metrics(t: &NodeTable, o: &HaystackMetricsOptions, retriever: Option
         }
         out.insert("num_examples_for_eval".into(), json_num(groups(t, &answers).len() as f64));
     }
+    let crit = relevance_criterion_warned(o.document_scope, o.answer_scope, warnings);
     let docs: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "document").collect();
     if !docs.is_empty() {
-        let crit = relevance_criterion(o.document_scope, o.answer_scope);
         let per = document_metrics_per_query(t, &docs, o.simulated_top_k_retriever, crit);
         for metric in ["recall_multi_hit", "recall_single_hit", "precision", "map", "mrr", "ndcg"] {
             out.insert(metric.into(), json_num(mean_of(&per, metric)));
@@ -493,9 +511,10 @@ fn records(t: &NodeTable, rows: &[usize], drop: &[&str], extra: Option<(&str, &d
         .collect()
 }
 
-/// `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows.
-pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option<&NodeTable>) -> Result<Vec<Value>> {
-    let rows = eval_mode_rows(t, o.metrics.eval_mode);
+/// `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows; Haystack's warnings go to
+/// `warnings` (the scope one only for a node with document rows and no answer rows, as Haystack's).
+pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option<&NodeTable>, warnings: &mut Vec<String>) -> Result<Vec<Value>> {
+    let rows = eval_mode_rows(t, o.metrics.eval_mode, warnings);
     let answers: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "answer").collect();
     let mut out = Vec::new();
     if !answers.is_empty() {
@@ -521,7 +540,7 @@ pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option
     }
     let docs: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "document").collect();
     if !docs.is_empty() {
-        let crit = relevance_criterion(o.metrics.document_scope, o.metrics.answer_scope);
+        let crit = relevance_criterion_warned(o.metrics.document_scope, o.metrics.answer_scope, warnings);
         let per = document_metrics_per_query(t, &docs, o.metrics.simulated_top_k_retriever, crit);
         // Haystack's `_build_document_metrics_df` adds `matched_label_idxs` to the very frame wrong_examples
         // then lists, unless simulated_top_k_retriever made it filter a copy first.
