@@ -582,6 +582,14 @@ fn assert_scope_combination_warnings(file: &str) {
         assert_eq!(Value::from(got.warnings), call["warnings"], "{file} {}", call["args"]);
         close(&Value::Array(got.value), &call["result"], file).unwrap();
     }
+    // a metric the node does not compute: Haystack's KeyError (before its unreachable "not available" warning),
+    // rerankit's INVALID_ARGUMENT naming the option and the node's metrics
+    assert_eq!(extra["unknown_metric"]["type"], "KeyError");
+    let o = rerankit::eval::haystack::WrongExamplesOptions { document_metric: "recall".into(), ..Default::default() };
+    let e = r.wrong_examples("Retriever", &o).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert!(e.message.starts_with("documentMetric: unknown metric \"recall\""), "{e}");
+    assert!(e.message.contains("recall_single_hit"), "{e}");
     let mut no_mode = r.clone();
     for (_, t) in &mut no_mode.node_results {
         let c = t.col("eval_mode").unwrap();

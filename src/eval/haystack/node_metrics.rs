@@ -444,9 +444,10 @@ pub(crate) struct WrongExamplesFields {
     /// How many queries (the worst first). Default 3.
     n: Option<usize>,
     /// The document metric that ranks queries (`recall_single_hit` — the default —, `recall_multi_hit`,
-    /// `precision`, `map`, `mrr`, `ndcg`).
+    /// `precision`, `map`, `mrr`, `ndcg`; another name throws, as Haystack raises).
     document_metric: Option<String>,
-    /// The answer metric that ranks queries (`exact_match`, `f1` — the default —, `sas` when present).
+    /// The answer metric that ranks queries (`exact_match`, `f1` — the default —, `sas` once SAS is added; another
+    /// name throws, as Haystack raises).
     answer_metric: Option<String>,
     /// Queries whose document metric is above this are not wrong. Default 0.5.
     document_metric_threshold: Option<f64>,
@@ -511,6 +512,17 @@ fn records(t: &NodeTable, rows: &[usize], drop: &[&str], extra: Option<(&str, &d
         .collect()
 }
 
+/// A metric the per-query table has: Haystack's `sort_values(by=[metric])` raises `KeyError` on any other (`sas`
+/// without SAS columns, a misspelt name).
+fn known_metric(per: &PerQuery, option: &str, metric: &str) -> Result<()> {
+    let Some((_, first)) = per.first() else { return Ok(()) };
+    if first.contains_key(metric) {
+        return Ok(());
+    }
+    let valid: Vec<&str> = first.keys().map(String::as_str).collect();
+    Err(Error::invalid(option, crate::options::unknown_name("metric", metric, &valid)))
+}
+
 /// `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows; Haystack's warnings go to
 /// `warnings` (the scope one only for a node with document rows and no answer rows, as Haystack's).
 pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option<&NodeTable>, warnings: &mut Vec<String>) -> Result<Vec<Value>> {
@@ -519,6 +531,7 @@ pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option
     let mut out = Vec::new();
     if !answers.is_empty() {
         let per = answer_metrics_per_query(t, &answers, &o.metrics, retriever)?;
+        known_metric(&per, "answerMetric", &o.answer_metric)?;
         for (qid, metrics) in worst(&per, &o.answer_metric, o.n) {
             let Some(v) = metrics.get(&o.answer_metric) else { break };
             let v = v.as_f64().unwrap_or(f64::NAN);
@@ -542,6 +555,7 @@ pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option
     if !docs.is_empty() {
         let crit = relevance_criterion_warned(o.metrics.document_scope, o.metrics.answer_scope, warnings);
         let per = document_metrics_per_query(t, &docs, o.metrics.simulated_top_k_retriever, crit);
+        known_metric(&per, "documentMetric", &o.document_metric)?;
         // Haystack's `_build_document_metrics_df` adds `matched_label_idxs` to the very frame wrong_examples
         // then lists, unless simulated_top_k_retriever made it filter a copy first.
         let label_idxs = |r: usize| Value::Array(matched_label_idxs(t, r, crit).into_iter().map(Value::from).collect());
