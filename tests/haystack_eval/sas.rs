@@ -63,7 +63,7 @@ fn with_sas(scorer: &mut dyn SasScorer) -> EvaluationResult {
 
 fn check(model: &str, r: &EvaluationResult) {
     let mut bad = Vec::new();
-    // rows: every column (the SAS ones appended in Haystack's order) and value
+    // rows: every column (the SAS ones where Pipeline.eval's column order puts them) and value
     let theirs = NodeTable::from_csv("Reader.csv", &fixture(&format!("sas/{model}/Reader.csv"))).unwrap();
     // through CSV as Haystack's side went (a CSV writes None and "" alike)
     let ours = NodeTable::from_csv("Reader.csv", &r.node("Reader").unwrap().to_csv()).unwrap();
