@@ -472,11 +472,12 @@ export type WrongExamplesOptions = {
 n?: number,
 /**
  * The document metric that ranks queries (`recall_single_hit` — the default —, `recall_multi_hit`,
- * `precision`, `map`, `mrr`, `ndcg`).
+ * `precision`, `map`, `mrr`, `ndcg`; another name throws, as Haystack raises).
  */
 documentMetric?: string,
 /**
- * The answer metric that ranks queries (`exact_match`, `f1` — the default —, `sas` when present).
+ * The answer metric that ranks queries (`exact_match`, `f1` — the default —, `sas` once SAS is added; another
+ * name throws, as Haystack raises).
  */
 answerMetric?: string,
 /**

@@ -4,17 +4,39 @@
 // exact-match and F1 (`squadEvaluate`, `normalizeAnswer`). The Rust docs in src/eval/haystack/ carry the rules.
 import * as wasm from "../wasm/rerankit.js";
 import type * as rust from "../rust_types.js";
-import { RerankitError, invalidArgument, optionsObject } from "../errors.js";
+import { RerankitError, describeValue, invalidArgument, optionsObject } from "../errors.js";
 import { OwnedWasm, notMadeByRerankit } from "../runtimes/wasm_instance.js";
 import type { DocumentDict, LabelDict, Span } from "../document.js";
 
 export type { DocumentScope, AnswerScope, EvalMode } from "../rust_types.js";
 
 /** Options of `calculateMetrics` (Haystack's defaults: no simulation, `document_id_or_answer`, `any`, `integrated`). */
-export interface HaystackMetricsOptions extends Partial<rust.HaystackMetricsOptions> {}
+export interface HaystackMetricsOptions extends Partial<rust.HaystackMetricsOptions> {
+  /**
+   * Receives each warning Haystack's `calculate_metrics` logs, with its text: a non-answer `documentScope` with a
+   * non-default `answerScope` (once per node), a node without an `eval_mode` column. Default: `console.warn`.
+   */
+  onWarning?: (message: string) => void;
+}
 
 /** Options of `wrongExamples` (Haystack's defaults: n 3, recall_single_hit / f1, thresholds 0.5). */
-export interface WrongExamplesOptions extends Partial<rust.WrongExamplesOptions> {}
+export interface WrongExamplesOptions extends Partial<rust.WrongExamplesOptions> {
+  /**
+   * Receives each warning Haystack's `wrong_examples` logs, with its text: a non-answer `documentScope` with a
+   * non-default `answerScope` (on a node with document rows), a node without an `eval_mode` column. Default:
+   * `console.warn`.
+   */
+  onWarning?: (message: string) => void;
+}
+
+/** `options` without `onWarning`, and where its warnings go (`console.warn` by default). */
+function warningHook<T extends { onWarning?: (message: string) => void }>(options: T, method: string): [Omit<T, "onWarning">, (message: string) => void] {
+  // anything but an object is left to the wasm side, which names what it expected
+  if (options === null || typeof options !== "object" || Array.isArray(options)) return [options as Omit<T, "onWarning">, () => {}];
+  const { onWarning, ...rest } = options;
+  if (onWarning !== undefined && typeof onWarning !== "function") invalidArgument("onWarning", `expected a function (message) => void, got ${describeValue(onWarning)}`);
+  return [rest, onWarning ?? ((m) => console.warn(`[rerankit] EvaluationResult.${method}: ${m}`))];
+}
 
 /** One row of a node's table: Haystack's columns (`query`, `gold_answers`, `*_match`, `rank`, `type`, …). */
 export type EvalRow = Record<string, unknown>;
@@ -177,14 +199,23 @@ export class EvaluationResult {
     this.handle.appendRows(node, rows);
   }
 
-  /** `calculate_metrics(...)`: `{node: {metric: value}}`. */
+  /** `calculate_metrics(...)`: `{node: {metric: value}}`; what Haystack would log goes to `options.onWarning`. */
   calculateMetrics(options: HaystackMetricsOptions = {}): PipelineMetrics {
-    return this.handle.calculateMetrics(options);
+    const [rest, onWarning] = warningHook(options, "calculateMetrics");
+    const { metrics, warnings } = this.handle.calculateMetrics(rest);
+    for (const w of warnings) onWarning(w);
+    return metrics;
   }
 
-  /** `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows. */
+  /**
+   * `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows; what Haystack would log goes
+   * to `options.onWarning`.
+   */
   wrongExamples(node: string, options: WrongExamplesOptions = {}): WrongExample[] {
-    return this.handle.wrongExamples(node, options);
+    const [rest, onWarning] = warningHook(options, "wrongExamples");
+    const { examples, warnings } = this.handle.wrongExamples(node, rest);
+    for (const w of warnings) onWarning(w);
+    return examples;
   }
 
   /**

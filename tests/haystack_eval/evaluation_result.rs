@@ -123,9 +123,10 @@ fn csv_round_trip_is_exact() {
 }
 
 #[test]
-fn rows_equal_haystack_build_eval_dataframe() {
-    // Byte for byte what Haystack's EvaluationResult.save wrote for its own _build_eval_dataframe rows: the
-    // columns, their order, every value (floats in Python's repr), None and "" alike written as "".
+fn rows_equal_haystack_eval_batch() {
+    // Byte for byte what Haystack's EvaluationResult.save wrote for what its Pipeline.eval_batch returns
+    // (_build_eval_dataframe's rows, then _reorder_columns_in_eval_result): the columns, their order, every value
+    // (floats in Python's repr), None and "" alike written as "".
     let ours = built().to_csv_files();
     let theirs = haystack_csvs();
     let names = |v: &[(String, String)]| v.iter().map(|(n, _)| n.clone()).collect::<std::collections::BTreeSet<_>>();
@@ -160,8 +161,10 @@ fn calculate_metrics_equals_haystack_on_the_whole_grid() {
         let o = options(case);
         for r in [&loaded, built()] {
             let got = r.calculate_metrics(&o).unwrap();
+            // the warnings Haystack logged for the call (the scope one, once per node)
+            assert_eq!(Value::from(got.warnings), case["warnings"], "{case}: warnings");
             let mut m = serde_json::Map::new();
-            for (k, v) in got {
+            for (k, v) in got.value {
                 m.insert(k, Value::Object(v));
             }
             // Haystack's dict order is its node order (Reader saved first by the generator): compare per node
@@ -213,7 +216,7 @@ fn wrong_examples_differences(r: &EvaluationResult) -> Vec<String> {
     for case in cases.as_array().unwrap() {
         let a = &case["args"];
         let o = wrong_examples_options(a);
-        let got = Value::Array(r.wrong_examples(a["node"].as_str().unwrap(), &o).unwrap());
+        let got = Value::Array(r.wrong_examples(a["node"].as_str().unwrap(), &o).unwrap().value);
         if let Err(e) = close(&got, &case["result"], &a.to_string()) {
             bad.push(e);
         }
@@ -224,7 +227,7 @@ fn wrong_examples_differences(r: &EvaluationResult) -> Vec<String> {
 #[test]
 fn wrong_examples_equal_haystack() {
     // Haystack's wrong_examples on its in-memory EvaluationResult; rerankit's on the rows it built (which
-    // rows_equal_haystack_build_eval_dataframe shows are Haystack's). Exact: which queries, their order
+    // rows_equal_haystack_eval_batch shows are Haystack's). Exact: which queries, their order
     // (ties in numpy's quicksort order), the columns of each row, null vs "".
     let bad = wrong_examples_differences(built());
     assert!(bad.is_empty(), "{} cases differ:\n{}", bad.len(), bad.join("\n"));

@@ -35,7 +35,8 @@ fn for_query(p: &NodePredictions, i: usize) -> NodePredictions {
     NodePredictions { answers: one(&p.answers, i), answers_isolated: one(&p.answers_isolated, i), documents: one(&p.documents, i), documents_isolated: one(&p.documents_isolated, i) }
 }
 
-/// What the case's `Pipeline.eval` (one frame per query, appended) or `eval_batch` (one frame) builds.
+/// What the case's `Pipeline.eval` (one frame per query, appended, then the columns reordered) or `eval_batch` (one
+/// frame) builds.
 fn evaluate(c: &Value) -> rerankit::Result<EvaluationResult> {
     let (queries, labels, nodes) = parse_eval_input(&c["input"])?;
     let cm: ContextMatchingOptions = serde_json::from_value(c["context_matching"].clone()).unwrap();
@@ -51,6 +52,7 @@ fn evaluate(c: &Value) -> rerankit::Result<EvaluationResult> {
             result.append(&node, table);
         }
     }
+    result.reorder_columns();
     Ok(result)
 }
 
@@ -64,7 +66,7 @@ fn metrics_with(r: &EvaluationResult, document_scope: &str, eval_mode: &str) -> 
         eval_mode: EvalMode::parse(eval_mode).unwrap(),
         ..HaystackMetricsOptions::default()
     };
-    r.calculate_metrics(&o).unwrap().into_iter().map(|(n, m)| (n, Value::Object(m))).collect()
+    r.calculate_metrics(&o).unwrap().value.into_iter().map(|(n, m)| (n, Value::Object(m))).collect()
 }
 
 /// `eval_result.calculate_metrics(document_scope=…)`.
@@ -114,12 +116,15 @@ fn close(a: &Value, b: &Value, at: &str) -> Result<(), String> {
     }
 }
 
-/// Every row (each column's value; Haystack's `Pipeline.eval` then reorders the columns for display) and every
-/// `calculate_metrics` value farm-haystack computed for the case.
+/// Every row, every column in the order `Pipeline.eval` returns them, every `calculate_metrics` value and the
+/// warnings Haystack logged computing it, as farm-haystack gave them for the case.
 fn assert_equals_haystack(c: &Value, r: &EvaluationResult) {
     let at = format!("{}::{}", c["file"].as_str().unwrap(), c["test"].as_str().unwrap());
     let theirs = c["node_results"].as_object().unwrap();
     assert_eq!(r.node_names(), theirs.keys().cloned().collect::<Vec<_>>(), "{at}: nodes");
+    for (node, columns) in c["node_columns"].as_object().unwrap() {
+        assert_eq!(Value::from(r.node(node).unwrap().columns.clone()), *columns, "{at}: {node}'s columns");
+    }
     for (node, rows) in theirs {
         let mine = Value::Array(r.node(node).unwrap().to_records());
         if let Err(e) = close(&mine, rows, &format!("{at} {node} rows")) {
@@ -133,10 +138,12 @@ fn assert_equals_haystack(c: &Value, r: &EvaluationResult) {
             eval_mode: EvalMode::parse(m["eval_mode"].as_str().unwrap()).unwrap(),
             ..HaystackMetricsOptions::default()
         };
-        let mine: Map<String, Value> = r.calculate_metrics(&o).unwrap().into_iter().map(|(n, m)| (n, Value::Object(m))).collect();
+        let result = r.calculate_metrics(&o).unwrap();
+        let mine: Map<String, Value> = result.value.into_iter().map(|(n, m)| (n, Value::Object(m))).collect();
         if let Err(e) = close(&Value::Object(mine), &m["metrics"], &format!("{at} {o:?}")) {
             panic!("{e}");
         }
+        assert_eq!(Value::from(result.warnings), m["warnings"], "{at} {o:?}: warnings");
     }
 }
 
@@ -492,7 +499,7 @@ fn test_eval_generative_qa_w_promptnode_eval() {
 fn assert_retriever_wrong_examples(file: &str) {
     let r = translated(file, "test_extractive_qa_eval_wrong_examples");
     let o = rerankit::eval::haystack::WrongExamplesOptions { n: 1, ..Default::default() };
-    let wrongs_retriever = Value::Array(r.wrong_examples("Retriever", &o).unwrap());
+    let wrongs_retriever = Value::Array(r.wrong_examples("Retriever", &o).unwrap().value);
     assert_eq!(wrongs_retriever.as_array().unwrap().len(), 1);
     if let Err(e) = close(&wrongs_retriever, &case(file, "test_extractive_qa_eval_wrong_examples")["extra"]["wrong_examples_retriever_n1"], file) {
         panic!("{e}");
@@ -511,11 +518,97 @@ fn test_eval_batch_extractive_qa_eval_wrong_examples() {
 
 #[test]
 fn custom_document_ids_on_a_node_with_answers_and_documents() {
-    // _build_eval_dataframe itself (no Pipeline.eval column reorder): a generative answer's ids from its doc_metas,
-    // an extractive one's from its meta, the documents' numeric ids a float column beside the answer rows' gaps;
-    // the columns in Haystack's order
+    // eval_batch's tail on one node's output: a generative answer's ids from its doc_metas, an extractive one's from
+    // its meta, the documents' numeric ids a float column beside the answer rows' gaps; the columns in the order
+    // Pipeline.eval gives a node with answer and document rows
     let c = case("around", "answers_and_documents_of_one_node");
     let r = translated("around", "answers_and_documents_of_one_node");
     let want: Vec<String> = c["node_columns"]["Mixed"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect();
     assert_eq!(r.node("Mixed").unwrap().columns, want);
+}
+
+/// The warnings `calculate_metrics(document_scope=…, answer_scope=…)` returns.
+fn metrics_warnings(r: &EvaluationResult, document_scope: &str, answer_scope: &str) -> Vec<String> {
+    let o = HaystackMetricsOptions {
+        document_scope: DocumentScope::parse(document_scope).unwrap(),
+        answer_scope: AnswerScope::parse(answer_scope).unwrap(),
+        ..HaystackMetricsOptions::default()
+    };
+    r.calculate_metrics(&o).unwrap().warnings
+}
+
+/// `wrong_examples(**args)` from Haystack's keyword arguments (snake_case, `node` among them).
+fn wrong_examples_with(r: &EvaluationResult, args: &Value) -> rerankit::eval::haystack::Warned<Vec<Value>> {
+    let camel = |k: &str| k.split('_').enumerate().map(|(i, w)| if i == 0 { w.to_string() } else { w[..1].to_uppercase() + &w[1..] }).collect::<String>();
+    let options: Map<String, Value> = args.as_object().unwrap().iter().filter(|(k, _)| *k != "node").map(|(k, v)| (camel(k), v.clone())).collect();
+    let o: rerankit::eval::haystack::WrongExamplesOptions = serde_json::from_value(Value::Object(options)).unwrap();
+    r.wrong_examples(args["node"].as_str().unwrap(), &o).unwrap()
+}
+
+/// `test_extractive_qa_eval_answer_document_scope_combinations`: Haystack's logged warning for a non-answer
+/// `document_scope` with a non-default `answer_scope`, which rerankit returns beside the metrics. pytest's
+/// `caplog.text` accumulates over the test, so the later `in` checks read everything logged so far, as here. Run on
+/// the pipeline's Retriever: the FARMReader and SAS model after it (model output) add a node that logs the same
+/// warning, they do not decide whether it is logged.
+fn assert_scope_combination_warnings(file: &str) {
+    let test = "test_extractive_qa_eval_answer_document_scope_combinations";
+    let r = translated(file, test);
+    let mut caplog = String::new();
+    let mut log = |document_scope: &str, answer_scope: &str| {
+        for message in metrics_warnings(&r, document_scope, answer_scope) {
+            caplog.push_str(&message);
+            caplog.push('\n');
+        }
+        caplog.clone()
+    };
+    // valid values for non default answer_scopes
+    log("document_id_or_answer", "context");
+    let text = log("answer", "context");
+    assert!(!text.contains("You specified a non-answer document_scope together with a non-default answer_scope"));
+    for document_scope in ["document_id", "context", "document_id_and_context", "document_id_or_context"] {
+        let text = log(document_scope, "context");
+        assert!(text.contains("You specified a non-answer document_scope together with a non-default answer_scope"), "{document_scope}");
+    }
+
+    // each call's warnings are exactly what farm-haystack logged (one per node), and so are those of
+    // wrong_examples and of a result without the eval_mode column (an older CSV)
+    let extra = &case(file, test)["extra"];
+    for call in extra["calculate_metrics"].as_array().unwrap() {
+        let got = metrics_warnings(&r, call["document_scope"].as_str().unwrap(), call["answer_scope"].as_str().unwrap());
+        assert_eq!(Value::from(got), call["warnings"], "{file} {call}");
+    }
+    for call in extra["wrong_examples"].as_array().unwrap() {
+        let got = wrong_examples_with(&r, &call["args"]);
+        assert_eq!(Value::from(got.warnings), call["warnings"], "{file} {}", call["args"]);
+        close(&Value::Array(got.value), &call["result"], file).unwrap();
+    }
+    // a metric the node does not compute: Haystack's KeyError (before its unreachable "not available" warning),
+    // rerankit's INVALID_ARGUMENT naming the option and the node's metrics
+    assert_eq!(extra["unknown_metric"]["type"], "KeyError");
+    let o = rerankit::eval::haystack::WrongExamplesOptions { document_metric: "recall".into(), ..Default::default() };
+    let e = r.wrong_examples("Retriever", &o).unwrap_err();
+    assert_eq!(e.code, ErrorCode::InvalidArgument);
+    assert!(e.message.starts_with("documentMetric: unknown metric \"recall\""), "{e}");
+    assert!(e.message.contains("recall_single_hit"), "{e}");
+    let mut no_mode = r.clone();
+    for (_, t) in &mut no_mode.node_results {
+        let c = t.col("eval_mode").unwrap();
+        t.columns.remove(c);
+        t.rows.iter_mut().for_each(|row| drop(row.remove(c)));
+    }
+    let theirs = &extra["without_eval_mode"];
+    assert_eq!(Value::from(metrics_warnings(&no_mode, "context", "context")), theirs["calculate_metrics"]["warnings"], "{file}");
+    let got = wrong_examples_with(&no_mode, &json!({"node": "Retriever", "n": 1, "eval_mode": "isolated"}));
+    assert_eq!(Value::from(got.warnings), theirs["wrong_examples"]["warnings"], "{file}");
+    close(&Value::Array(got.value), &theirs["wrong_examples"]["result"], file).unwrap();
+}
+
+#[test]
+fn test_eval_extractive_qa_eval_answer_document_scope_combinations() {
+    assert_scope_combination_warnings(EVAL);
+}
+
+#[test]
+fn test_eval_batch_extractive_qa_eval_answer_document_scope_combinations() {
+    assert_scope_combination_warnings(EVAL_BATCH);
 }

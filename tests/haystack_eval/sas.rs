@@ -63,7 +63,7 @@ fn with_sas(scorer: &mut dyn SasScorer) -> EvaluationResult {
 
 fn check(model: &str, r: &EvaluationResult) {
     let mut bad = Vec::new();
-    // rows: every column (the SAS ones appended in Haystack's order) and value
+    // rows: every column (the SAS ones where Pipeline.eval's column order puts them) and value
     let theirs = NodeTable::from_csv("Reader.csv", &fixture(&format!("sas/{model}/Reader.csv"))).unwrap();
     // through CSV as Haystack's side went (a CSV writes None and "" alike)
     let ours = NodeTable::from_csv("Reader.csv", &r.node("Reader").unwrap().to_csv()).unwrap();
@@ -80,7 +80,7 @@ fn check(model: &str, r: &EvaluationResult) {
             eval_mode: EvalMode::parse(case["eval_mode"].as_str().unwrap()).unwrap(),
             ..HaystackMetricsOptions::default()
         };
-        let got = r.calculate_metrics(&o).unwrap();
+        let got = r.calculate_metrics(&o).unwrap().value;
         let reader = Value::Object(got.into_iter().find(|(n, _)| n == "Reader").unwrap().1);
         if let Err(e) = close(&reader, &case["metrics"]["Reader"], &format!("metrics {o:?}")) {
             bad.push(e);
@@ -96,7 +96,7 @@ fn check(model: &str, r: &EvaluationResult) {
         o.metrics.simulated_top_k_reader = a.get("simulated_top_k_reader").and_then(Value::as_i64).unwrap_or(-1);
         o.metrics.answer_scope = AnswerScope::parse(a.get("answer_scope").and_then(Value::as_str).unwrap_or("any")).unwrap();
         o.metrics.eval_mode = EvalMode::parse(a.get("eval_mode").and_then(Value::as_str).unwrap_or("integrated")).unwrap();
-        let got = Value::Array(r.wrong_examples("Reader", &o).unwrap());
+        let got = Value::Array(r.wrong_examples("Reader", &o).unwrap().value);
         if let Err(e) = close(&got, &case["result"], &format!("wrong_examples {a}")) {
             bad.push(e);
         }

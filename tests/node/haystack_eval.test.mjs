@@ -58,8 +58,11 @@ test("calculateMetrics equals farm-haystack on its saved rows (every scope, top-
     assert.ok(grid.length >= 100, `${grid.length} cases`);
     const scopes = new Set();
     for (const c of grid) {
-      const got = r.calculateMetrics(camel(c));
+      const warnings = [];
+      const got = r.calculateMetrics({ ...camel(c), onWarning: (m) => warnings.push(m) });
       for (const [node, want] of Object.entries(c.metrics)) same(got[node], want, `${JSON.stringify(camel(c))} ${node}`);
+      // what Haystack logged: the scope warning, once per node
+      assert.deepEqual(warnings, c.warnings, `${JSON.stringify(camel(c))} warnings`);
       scopes.add(`${c.document_scope}/${c.answer_scope}`);
     }
     assert.ok(scopes.size >= 6, `${scopes.size} scope combinations`);
@@ -139,11 +142,15 @@ test("build from predictions: rows equal the start of Haystack's CSVs byte for b
   }
   // Haystack builds rows query by query, so rows of the first k queries are the first rows of its own CSVs
   for (const [name, text] of Object.entries(csvFiles())) {
-    const ours = r.toCsv(name.replace(/\.csv$/, ""));
-    const rows = r.nodeResults(name.replace(/\.csv$/, "")).length;
+    const node = name.replace(/\.csv$/, "");
+    const ours = r.toCsv(node);
+    const rows = r.nodeResults(node).length;
     assert.ok(rows > k, `${name}: ${rows} rows`);
     assert.ok(text.startsWith(ours), `${name}: rerankit's rows are not the start of Haystack's CSV`);
-    assert.ok(text.slice(ours.length).startsWith(`${rows},`), `${name}: Haystack's next row is row ${rows}`);
+    // (`index`, the row number, is the last column in Pipeline.eval's column order)
+    const theirs = EvaluationResult.fromCsv({ [name]: text });
+    assert.equal(theirs.nodeResults(node)[rows].index, rows, `${name}: Haystack's next row is row ${rows}`);
+    theirs.free();
   }
   const m = r.calculateMetrics();
   assert.equal(typeof m.Retriever.recall_single_hit, "number");
@@ -285,7 +292,12 @@ test("customDocumentIdField (Pipeline.eval's custom_document_id_field): farm-hay
     assert.equal(m.recall_single_hit, 1);
     assert.equal(m.precision, 0.2);
     assert.ok(Math.abs(m.ndcg - 0.6934) <= 0.6934e-4);
-    for (const e of c.metrics) same(r.calculateMetrics(camel({ ...e, simulated_top_k_reader: -1, simulated_top_k_retriever: -1 })), e.metrics, JSON.stringify(e));
+    for (const e of c.metrics) {
+      const warnings = [];
+      const options = { ...camel({ ...e, simulated_top_k_reader: -1, simulated_top_k_retriever: -1 }), onWarning: (m) => warnings.push(m) };
+      same(r.calculateMetrics(options), e.metrics, JSON.stringify(e));
+      assert.deepEqual(warnings, e.warnings, `${JSON.stringify(e)} warnings`);
+    }
   } finally {
     r.free();
   }
@@ -298,4 +310,51 @@ test("customDocumentIdField (Pipeline.eval's custom_document_id_field): farm-hay
   bad({ customDocumentIdField: 3 }, /^customDocumentIdField:/);
   bad({ customDocumentIdField: "url" }, /^customDocumentIdField: "url" is not in the meta/);
   bad({ customDocumentIdFeild: "name" }, /^customDocumentIdFeild: unknown option/);
+});
+
+test("farm-haystack's test_extractive_qa_eval_answer_document_scope_combinations: the scope warning through onWarning", () => {
+  // the pipeline's Retriever as farm-haystack ran it (its FARMReader and SAS model are model output and add a node
+  // that logs the same warning); pytest's caplog.text accumulates over the test, so does `caplog` here
+  // test_eval_batch.py's run: eval_batch builds one frame, as EvaluationResult.build does (eval's index restarts per query)
+  const c = json(hx("eval_tests.json")).cases.find((x) => x.file === "test_eval_batch.py" && x.test === "test_extractive_qa_eval_answer_document_scope_combinations");
+  const r = EvaluationResult.build(c.input, { contextMatching: c.context_matching });
+  const warning = "You specified a non-answer document_scope together with a non-default answer_scope";
+  let caplog = "";
+  const onWarning = (m) => { caplog += `${m}\n`; };
+  const expectCode = (fn, code, pattern) => {
+    assert.throws(fn, (err) => err instanceof RerankitError && err.code === code && pattern.test(err.message), `expected ${code}`);
+  };
+  try {
+    // valid values for non default answer_scopes
+    r.calculateMetrics({ documentScope: "document_id_or_answer", answerScope: "context", onWarning });
+    r.calculateMetrics({ documentScope: "answer", answerScope: "context", onWarning });
+    assert.ok(!caplog.includes(warning));
+    for (const documentScope of ["document_id", "context", "document_id_and_context", "document_id_or_context"]) {
+      r.calculateMetrics({ documentScope, answerScope: "context", onWarning });
+      assert.ok(caplog.includes(warning), documentScope);
+    }
+    // wrongExamples warns on a node with document rows, as Haystack's
+    for (const e of c.extra.wrong_examples) {
+      const warnings = [];
+      const { node, ...args } = e.args;
+      const options = Object.fromEntries(Object.entries(args).map(([k, v]) => [wrongNames[k], v]));
+      same(r.wrongExamples(node, { ...options, onWarning: (m) => warnings.push(m) }), e.result, JSON.stringify(e.args));
+      assert.deepEqual(warnings, e.warnings, JSON.stringify(e.args));
+    }
+    // by default a warning goes to console.warn
+    const warned = [];
+    const original = console.warn;
+    console.warn = (...a) => warned.push(a.join(" "));
+    try {
+      r.calculateMetrics({ documentScope: "context", answerScope: "context" });
+    } finally {
+      console.warn = original;
+    }
+    assert.equal(warned.length, 1);
+    assert.ok(warned[0].includes(warning), warned[0]);
+    expectCode(() => r.calculateMetrics({ onWarning: "log" }), "INVALID_ARGUMENT", /^onWarning:/);
+    expectCode(() => r.wrongExamples("Retriever", { onWarning: 1 }), "INVALID_ARGUMENT", /^onWarning:/);
+  } finally {
+    r.free();
+  }
 });

@@ -72,26 +72,29 @@ impl HaystackEvaluation {
         self.inner.node_names()
     }
 
-    /// `calculate_metrics(...)` → `{node: {metric: value}}` as JSON text.
-    #[wasm_bindgen(js_name = calculateMetrics, unchecked_return_type = "import('../metrics/haystack_eval.js').PipelineMetrics")]
+    /// `calculate_metrics(...)` → `{metrics: {node: {metric: value}}, warnings}` (the warnings Haystack logs, in order).
+    #[wasm_bindgen(js_name = calculateMetrics, unchecked_return_type = "{ metrics: import('../metrics/haystack_eval.js').PipelineMetrics; warnings: string[] }")]
     pub fn calculate_metrics(&self, options: JsValue) -> JsResult<JsValue> {
         js((|| {
             let o: HaystackMetricsOptions = read_options("options", &options)?;
-            let mut out = Map::new();
-            for (node, metrics) in self.inner.calculate_metrics(&o)? {
-                out.insert(node, Value::Object(metrics));
+            let result = self.inner.calculate_metrics(&o)?;
+            let mut metrics = Map::new();
+            for (node, m) in result.value {
+                metrics.insert(node, Value::Object(m));
             }
-            to_js(&Value::Object(out))
+            to_js(&serde_json::json!({ "metrics": metrics, "warnings": result.warnings }))
         })())
     }
 
-    /// `wrong_examples(node, ...)` → a JSON array of `{multilabel_id, query, filters, metrics, documents|answers, ...}`.
-    #[wasm_bindgen(js_name = wrongExamples, unchecked_return_type = "import('../metrics/haystack_eval.js').WrongExample[]")]
+    /// `wrong_examples(node, ...)` → `{examples: [{multilabel_id, query, filters, metrics, documents|answers, ...}],
+    /// warnings}` (the warnings Haystack logs, in order).
+    #[wasm_bindgen(js_name = wrongExamples, unchecked_return_type = "{ examples: import('../metrics/haystack_eval.js').WrongExample[]; warnings: string[] }")]
     pub fn wrong_examples(&self, node: JsValue, options: JsValue) -> JsResult<JsValue> {
         js((|| {
             let node = string_arg("node", &node)?;
             let o: WrongExamplesOptions = read_options("options", &options)?;
-            to_js(&Value::Array(self.inner.wrong_examples(&node, &o)?))
+            let result = self.inner.wrong_examples(&node, &o)?;
+            to_js(&serde_json::json!({ "examples": result.value, "warnings": result.warnings }))
         })())
     }
 
@@ -151,7 +154,8 @@ impl HaystackEvaluation {
     }
 
     /// Adds a node's SAS columns from one score per `sasPairs(node)` pair, computed by the caller's model (a
-    /// rerankit model's `sasScores`, which lives in the model module, or the caller's own function).
+    /// rerankit model's `sasScores`, which lives in the model module, or the caller's own function); the node's
+    /// columns then come in `Pipeline.eval`'s order.
     #[wasm_bindgen(js_name = applySasScores)]
     pub fn apply_sas_scores(&mut self, node: JsValue, scores: &[f64], context_matching_threshold: f64) -> JsResult<()> {
         js((|| {

@@ -8,20 +8,25 @@
 //! - [`context`]: Haystack's fuzzy context similarity (rapidfuzz `partial_ratio_alignment`).
 //! - [`sas`]: semantic answer similarity through a [`sas::SasScorer`].
 //! - [`table`]: rows as a table, CSV exactly as `EvaluationResult.save` writes it, and back.
+//! - [`column_order`]: the column order `Pipeline.eval` gives its tables.
+//! - [`warnings`]: what `calculate_metrics` / `wrong_examples` log in Haystack, returned to the caller.
 //!
 //! Conformance values come from farm-haystack 1.26.4.post0 itself (`scripts/fixtures/haystack/`).
 
 pub mod build;
+pub mod column_order;
 pub mod context;
 pub mod custom_ids;
 pub mod node_metrics;
 pub mod sas;
 pub mod squad;
 pub mod table;
+pub mod warnings;
 
 pub use build::{build_node_table, ContextMatchingOptions, EvaluationBuildOptions, NodePredictions, PredictedAnswer};
 pub use node_metrics::{AnswerScope, DocumentScope, EvalMode, HaystackMetricsOptions, WrongExamplesOptions};
 pub use table::{Cell, NodeTable};
+pub use warnings::Warned;
 
 use crate::document::{Document, Label, MultiLabel};
 use crate::error::{Error, Result};
@@ -67,8 +72,9 @@ impl EvaluationResult {
         }
     }
 
-    /// Builds every node's table from the queries, their labels and each node's predictions; with a
-    /// `custom_document_id_field`, documents match labels by that meta field ([`custom_ids`]).
+    /// Builds every node's table from the queries, their labels and each node's predictions, as `Pipeline.eval_batch`
+    /// returns it: the rows of `_build_eval_dataframe`, the columns in `Pipeline.eval`'s order ([`column_order`]);
+    /// with a `custom_document_id_field`, documents match labels by that meta field ([`custom_ids`]).
     pub fn from_predictions(queries: &[String], labels: &[MultiLabel], nodes: &[(String, NodePredictions)], cm: &ContextMatchingOptions, custom_document_id_field: Option<&str>) -> Result<Self> {
         let mut r = EvaluationResult::new();
         for (name, preds) in nodes {
@@ -77,7 +83,16 @@ impl EvaluationResult {
                 r.insert(name, t);
             }
         }
+        r.reorder_columns();
         Ok(r)
+    }
+
+    /// `Pipeline._reorder_columns_in_eval_result`: every node's columns in the order `Pipeline.eval` returns them.
+    /// For results assembled by hand (`append`ed per query, as `Pipeline.eval` does before it reorders).
+    pub fn reorder_columns(&mut self) {
+        for (_, t) in &mut self.node_results {
+            column_order::reorder_columns(t);
+        }
     }
 
     /// The one node with document rows (Haystack's `_get_documents_df`), for `simulated_top_k_retriever`.
@@ -95,22 +110,26 @@ impl EvaluationResult {
         }
     }
 
-    /// `calculate_metrics(...)`: `{node: {metric: value}}`.
-    pub fn calculate_metrics(&self, o: &HaystackMetricsOptions) -> Result<Vec<(String, Map<String, Value>)>> {
-        self.node_results.iter().map(|(n, t)| Ok((n.clone(), node_metrics::node_metrics(t, o, self.retriever())?))).collect()
+    /// `calculate_metrics(...)`: `{node: {metric: value}}`, and the warnings Haystack logs on the way ([`warnings`]).
+    pub fn calculate_metrics(&self, o: &HaystackMetricsOptions) -> Result<Warned<Vec<(String, Map<String, Value>)>>> {
+        let mut warnings = Vec::new();
+        let value = self.node_results.iter().map(|(n, t)| Ok((n.clone(), node_metrics::node_metrics(t, o, self.retriever(), &mut warnings)?))).collect::<Result<_>>()?;
+        Ok(Warned { value, warnings })
     }
 
-    /// `wrong_examples(node, ...)`.
-    pub fn wrong_examples(&self, node: &str, o: &WrongExamplesOptions) -> Result<Vec<Value>> {
+    /// `wrong_examples(node, ...)`, and the warnings Haystack logs on the way ([`warnings`]).
+    pub fn wrong_examples(&self, node: &str, o: &WrongExamplesOptions) -> Result<Warned<Vec<Value>>> {
         let t = self.node(node).ok_or_else(|| Error::invalid("node", format!("unknown node {node:?} (nodes: {})", self.node_names().join(", "))))?;
-        node_metrics::wrong_examples(t, o, self.retriever())
+        let mut warnings = Vec::new();
+        let value = node_metrics::wrong_examples(t, o, self.retriever(), &mut warnings)?;
+        Ok(Warned { value, warnings })
     }
 
     pub fn node_names(&self) -> Vec<String> {
         self.node_results.iter().map(|(n, _)| n.clone()).collect()
     }
 
-    /// Adds SAS columns to every node with answer rows.
+    /// Adds SAS columns to every node with answer rows (in `Pipeline.eval`'s column order, as [`sas::add_sas`]).
     pub fn add_sas(&mut self, scorer: &mut dyn sas::SasScorer, context_matching_threshold: f64) -> Result<()> {
         for (_, t) in &mut self.node_results {
             sas::add_sas(t, scorer, context_matching_threshold)?;

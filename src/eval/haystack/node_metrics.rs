@@ -15,6 +15,7 @@
 use crate::python::numpy_argsort::pandas_sort_order;
 use crate::python::numpy_sum::np_sum;
 use super::table::{Cell, NodeTable};
+use super::warnings::{NO_EVAL_MODE_COLUMN, NON_ANSWER_DOCUMENT_SCOPE};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap};
@@ -143,6 +144,20 @@ impl Default for HaystackMetricsOptions {
     }
 }
 
+/// Whether `_get_document_relevance_criterion` warns ([`NON_ANSWER_DOCUMENT_SCOPE`]): a non-default answer scope
+/// that the document scope leaves out.
+pub fn answer_scope_ignored_by_documents(document_scope: DocumentScope, answer_scope: AnswerScope) -> bool {
+    answer_scope != AnswerScope::Any && !matches!(document_scope, DocumentScope::Answer | DocumentScope::DocumentIdOrAnswer)
+}
+
+/// `_get_document_relevance_criterion` with its warning.
+fn relevance_criterion_warned(document_scope: DocumentScope, answer_scope: AnswerScope, warnings: &mut Vec<String>) -> &'static str {
+    if answer_scope_ignored_by_documents(document_scope, answer_scope) {
+        warnings.push(NON_ANSWER_DOCUMENT_SCOPE.to_string());
+    }
+    relevance_criterion(document_scope, answer_scope)
+}
+
 /// `_get_document_relevance_criterion`: the `*_match` column deciding relevance and the label-matching rule.
 pub fn relevance_criterion(document_scope: DocumentScope, answer_scope: AnswerScope) -> &'static str {
     let answer_crit = match answer_scope {
@@ -211,8 +226,10 @@ fn num(t: &NodeTable, r: usize, c: &str) -> f64 {
     t.get(r, c).as_f64().unwrap_or(f64::NAN)
 }
 
-fn eval_mode_rows(t: &NodeTable, mode: EvalMode) -> Vec<usize> {
+/// `_filter_eval_mode`: the rows of `mode`, or all rows (with Haystack's warning) in a table without `eval_mode`.
+fn eval_mode_rows(t: &NodeTable, mode: EvalMode, warnings: &mut Vec<String>) -> Vec<usize> {
     if t.col("eval_mode").is_none() {
+        warnings.push(NO_EVAL_MODE_COLUMN.to_string());
         return (0..t.rows.len()).collect();
     }
     rows_where(t, |r| str_ref(t, r, "eval_mode") == mode.as_str())
@@ -364,9 +381,10 @@ fn mean_of(per: &PerQuery, metric: &str) -> f64 {
     pd_mean(&vals)
 }
 
-/// `_calculate_node_metrics` for one node: answer metrics (if it has answer rows), then document metrics.
-pub fn node_metrics(t: &NodeTable, o: &HaystackMetricsOptions, retriever: Option<&NodeTable>) -> Result<Map<String, Value>> {
-    let rows = eval_mode_rows(t, o.eval_mode);
+/// `_calculate_node_metrics` for one node: answer metrics (if it has answer rows), then document metrics; Haystack's
+/// warnings go to `warnings` (the scope one for every node, whether it has document rows or not, as Haystack's).
+pub fn node_metrics(t: &NodeTable, o: &HaystackMetricsOptions, retriever: Option<&NodeTable>, warnings: &mut Vec<String>) -> Result<Map<String, Value>> {
+    let rows = eval_mode_rows(t, o.eval_mode, warnings);
     let mut out = Map::new();
     let answers: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "answer").collect();
     if !answers.is_empty() {
@@ -377,9 +395,9 @@ pub fn node_metrics(t: &NodeTable, o: &HaystackMetricsOptions, retriever: Option
         }
         out.insert("num_examples_for_eval".into(), json_num(groups(t, &answers).len() as f64));
     }
+    let crit = relevance_criterion_warned(o.document_scope, o.answer_scope, warnings);
     let docs: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "document").collect();
     if !docs.is_empty() {
-        let crit = relevance_criterion(o.document_scope, o.answer_scope);
         let per = document_metrics_per_query(t, &docs, o.simulated_top_k_retriever, crit);
         for metric in ["recall_multi_hit", "recall_single_hit", "precision", "map", "mrr", "ndcg"] {
             out.insert(metric.into(), json_num(mean_of(&per, metric)));
@@ -426,9 +444,10 @@ pub(crate) struct WrongExamplesFields {
     /// How many queries (the worst first). Default 3.
     n: Option<usize>,
     /// The document metric that ranks queries (`recall_single_hit` — the default —, `recall_multi_hit`,
-    /// `precision`, `map`, `mrr`, `ndcg`).
+    /// `precision`, `map`, `mrr`, `ndcg`; another name throws, as Haystack raises).
     document_metric: Option<String>,
-    /// The answer metric that ranks queries (`exact_match`, `f1` — the default —, `sas` when present).
+    /// The answer metric that ranks queries (`exact_match`, `f1` — the default —, `sas` once SAS is added; another
+    /// name throws, as Haystack raises).
     answer_metric: Option<String>,
     /// Queries whose document metric is above this are not wrong. Default 0.5.
     document_metric_threshold: Option<f64>,
@@ -493,13 +512,26 @@ fn records(t: &NodeTable, rows: &[usize], drop: &[&str], extra: Option<(&str, &d
         .collect()
 }
 
-/// `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows.
-pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option<&NodeTable>) -> Result<Vec<Value>> {
-    let rows = eval_mode_rows(t, o.metrics.eval_mode);
+/// A metric the per-query table has: Haystack's `sort_values(by=[metric])` raises `KeyError` on any other (`sas`
+/// without SAS columns, a misspelt name).
+fn known_metric(per: &PerQuery, option: &str, metric: &str) -> Result<()> {
+    let Some((_, first)) = per.first() else { return Ok(()) };
+    if first.contains_key(metric) {
+        return Ok(());
+    }
+    let valid: Vec<&str> = first.keys().map(String::as_str).collect();
+    Err(Error::invalid(option, crate::options::unknown_name("metric", metric, &valid)))
+}
+
+/// `wrong_examples(node, ...)`: the worst queries (metric ≤ threshold) with their rows; Haystack's warnings go to
+/// `warnings` (the scope one only for a node with document rows and no answer rows, as Haystack's).
+pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option<&NodeTable>, warnings: &mut Vec<String>) -> Result<Vec<Value>> {
+    let rows = eval_mode_rows(t, o.metrics.eval_mode, warnings);
     let answers: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "answer").collect();
     let mut out = Vec::new();
     if !answers.is_empty() {
         let per = answer_metrics_per_query(t, &answers, &o.metrics, retriever)?;
+        known_metric(&per, "answerMetric", &o.answer_metric)?;
         for (qid, metrics) in worst(&per, &o.answer_metric, o.n) {
             let Some(v) = metrics.get(&o.answer_metric) else { break };
             let v = v.as_f64().unwrap_or(f64::NAN);
@@ -521,8 +553,9 @@ pub fn wrong_examples(t: &NodeTable, o: &WrongExamplesOptions, retriever: Option
     }
     let docs: Vec<usize> = rows.iter().copied().filter(|&r| str_ref(t, r, "type") == "document").collect();
     if !docs.is_empty() {
-        let crit = relevance_criterion(o.metrics.document_scope, o.metrics.answer_scope);
+        let crit = relevance_criterion_warned(o.metrics.document_scope, o.metrics.answer_scope, warnings);
         let per = document_metrics_per_query(t, &docs, o.metrics.simulated_top_k_retriever, crit);
+        known_metric(&per, "documentMetric", &o.document_metric)?;
         // Haystack's `_build_document_metrics_df` adds `matched_label_idxs` to the very frame wrong_examples
         // then lists, unless simulated_top_k_retriever made it filter a copy first.
         let label_idxs = |r: usize| Value::Array(matched_label_idxs(t, r, crit).into_iter().map(Value::from).collect());

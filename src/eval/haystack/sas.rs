@@ -8,6 +8,7 @@
 //! [`BiEncoderSas`] wrap `crate::inference`'s models; any other scorer (a remote model, a test double) plugs
 //! in through the trait.
 
+use super::column_order;
 use super::build::answer_scopes;
 use super::table::{Cell, NodeTable};
 use crate::error::{Error, Result};
@@ -72,7 +73,8 @@ fn answer_pairs(table: &NodeTable) -> Option<(Vec<(String, String)>, Vec<Option<
     Some((pairs, spans))
 }
 
-/// Adds the SAS columns to every answer row of `table` (document rows get `None`).
+/// Adds the SAS columns to every answer row of `table` (document rows get `None`), then puts the columns in
+/// `Pipeline.eval`'s order, which Haystack applies after its SAS step (`sas` after `f1`, …).
 pub fn add_sas(table: &mut NodeTable, scorer: &mut dyn SasScorer, context_matching_threshold: f64) -> Result<()> {
     let Some((pairs, spans)) = answer_pairs(table) else {
         return Ok(());
@@ -107,6 +109,7 @@ pub fn add_sas(table: &mut NodeTable, scorer: &mut dyn SasScorer, context_matchi
         row[idx[3]] = Cell::Float(doc);
         row[idx[4]] = Cell::Float(both);
     }
+    column_order::reorder_columns(table);
     Ok(())
 }
 
