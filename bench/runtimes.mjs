@@ -23,6 +23,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchChromium } from "../tests/common/chromium.mjs";
+import { serveWorker } from "../tests/runtimes/workerd/served_worker.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name, fallback) => {
@@ -195,22 +196,11 @@ function workerdPeak(pid) {
 async function workerd() {
   const persist = mkdtempSync(path.join(work, "workerd-"));
   const t0 = performance.now();
-  const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"), modelUrl, tokenizerUrl],
-    { cwd: root, detached: true, stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist,
-      // every document scored, as in the other runtimes (the example stops at 20 s of its own by default)
-      RERANKIT_WORKER_DEADLINE_MS: "3600000", RERANKIT_WORKER_MEMORY_BUDGET_MIB: BUDGET ?? "4096" } });
-  let log = "";
-  child.stderr.on("data", (d) => (log = (log + d).slice(-8000)));
+  const worker = await serveWorker([modelUrl, tokenizerUrl], { RERANKIT_WORKERD_PERSIST: persist,
+    // every document scored, as in the other runtimes (the example stops at 20 s of its own by default)
+    RERANKIT_WORKER_DEADLINE_MS: "3600000", RERANKIT_WORKER_MEMORY_BUDGET_MIB: BUDGET ?? "4096" });
+  const { url, child } = worker;
   try {
-    const url = await new Promise((resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (d) => {
-        out += d;
-        const line = out.split("\n").find((l) => l.startsWith("{"));
-        if (line) resolve(JSON.parse(line).url.replace(/\/$/, ""));
-      });
-      child.on("close", (code) => reject(new Error(`worker exited ${code}: ${log}`)));
-    });
     const readyMs = performance.now() - t0;
     const rssReady = workerdPeak(child.pid);
     const stats0 = await (await fetch(`${url}/stats`)).json();
@@ -226,9 +216,11 @@ async function workerd() {
     const stats = await (await fetch(`${url}/stats`)).json();
     return {
       runtime: `workerd (wrangler ${JSON.parse(readFileSync(path.join(root, "node_modules", "wrangler", "package.json"), "utf8")).version})`,
-      // startWorker → ready: esbuild bundling + workerd start + compiling the wasm module.
+      // startWorker → ready: esbuild bundling + workerd start. workerd compiles and instantiates the Worker on its
+      // first request, which loadMs holds (bench/workerd_startup.mjs measures that start apart).
       instantiateMs: readyMs,
-      // First request: fetch the model from 127.0.0.1 + load + rerank; the second request is the rerank alone.
+      // First request: the Worker's start + fetch the model from 127.0.0.1 + load + rerank; the second request is
+      // the rerank alone.
       loadMs: first.ms - second.ms,
       rerankMs: second.ms,
       wasmMemoryBytesIdle: stats0.wasm_memory_bytes,
@@ -238,12 +230,7 @@ async function workerd() {
       top3: first.body.results.slice(0, 3).map((r) => r.index),
     };
   } finally {
-    if (child.exitCode === null) {
-      await new Promise((resolve) => {
-        child.on("close", resolve);
-        process.kill(-child.pid, "SIGTERM");
-      });
-    }
+    await worker.stop();
   }
 }
 

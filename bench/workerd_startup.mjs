@@ -10,10 +10,10 @@
 // top-level code (bundling happens before "ready", and is not counted). Workers' own
 // start-up limit (1 s) counts the Worker's top-level code; a Worker cannot time itself (its clock stands still
 // while it runs), hence the measurement from outside.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { serveWorker } from "../tests/runtimes/workerd/served_worker.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const i = process.argv.indexOf("--rounds");
@@ -23,36 +23,15 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 async function startOnce(empty) {
   const t0 = performance.now();
   // the model URLs are never fetched: GET /stats loads nothing
-  const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"), "http://127.0.0.1:9/model.onnx", "http://127.0.0.1:9/tokenizer.json"], {
-    cwd: root,
-    detached: true,
-    stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, CI: "true", NO_COLOR: "1", ...(empty ? { RERANKIT_WORKER_EMPTY: "1" } : {}) },
-  });
-  let log = "";
-  child.stderr.on("data", (d) => (log = (log + d).slice(-4000)));
+  const worker = await serveWorker(["http://127.0.0.1:9/model.onnx", "http://127.0.0.1:9/tokenizer.json"], empty ? { RERANKIT_WORKER_EMPTY: "1" } : {});
   try {
-    const url = await new Promise((resolve, reject) => {
-      let out = "";
-      child.stdout.on("data", (d) => {
-        out += d;
-        const line = out.split("\n").find((l) => l.startsWith("{"));
-        if (line) resolve(JSON.parse(line).url.replace(/\/$/, ""));
-      });
-      child.on("close", (code) => reject(new Error(`worker exited ${code}: ${log}`)));
-    });
     const readyMs = performance.now() - t0;
-    const response = await fetch(`${url}/stats`);
+    const response = await fetch(`${worker.url}/stats`);
     const stats = await response.json();
     if (!response.ok) throw new Error(`GET /stats: ${JSON.stringify(stats)}`);
     return { readyMs, answerMs: performance.now() - t0, simd: stats.simd };
   } finally {
-    if (child.exitCode === null) {
-      await new Promise((resolve) => {
-        child.on("close", resolve);
-        process.kill(-child.pid, "SIGTERM");
-      });
-    }
+    await worker.stop();
   }
 }
 

@@ -15,6 +15,7 @@ import { startHub } from "../node/hub_server.mjs";
 import { launchChromium } from "../common/chromium.mjs";
 import { fakeRanking } from "./workerd/fake_ai.mjs";
 import { snapshotExample } from "./workerd/example_snapshot.mjs";
+import { serveWorker } from "./workerd/served_worker.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
@@ -147,31 +148,10 @@ test("examples/worker passes `wrangler deploy --dry-run` with one wasm module, t
 });
 
 /** Starts examples/worker in workerd (tests/runtimes/workerd/serve.mjs; `env`: its RERANKIT_WORKER_* settings);
- *  resolves to {url, stop}. */
-async function startWorker(persist, args = [`${serverUrl}/models/${MODEL}/${MODEL_FILE}`, `${serverUrl}/models/${MODEL}/tokenizer.json`], env = {}) {
-  const child = spawn(process.execPath, [path.join(root, "tests", "runtimes", "workerd", "serve.mjs"), ...args],
-    { cwd: root, detached: true, stdio: ["pipe", "pipe", "pipe"],
-      // the test model loads to 184 MiB of wasm memory, over the example's default budget of 100 (a Worker's 128 MB)
-      env: { ...process.env, CI: "true", NO_COLOR: "1", RERANKIT_WORKERD_PERSIST: persist, RERANKIT_WORKER_MEMORY_BUDGET_MIB: "512", ...env } });
-  children.push(child);
-  let log = "";
-  const keep = (d) => (log = (log + d).slice(-20_000));
-  child.stderr.on("data", keep);
-  const url = await new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const line = out.split("\n").find((l) => l.startsWith("{"));
-      if (line) resolve(JSON.parse(line).url);
-    });
-    child.on("close", (code) => reject(new Error(`the worker exited (${code}) before it was ready:\n${log}\n${out}`)));
-  });
-  const stop = () => new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.on("close", resolve);
-    process.kill(-child.pid, "SIGTERM");
-  });
-  return { url: url.replace(/\/$/, ""), stop, log: () => log };
+ *  resolves to {url, stop, log}. */
+function startWorker(persist, args = [`${serverUrl}/models/${MODEL}/${MODEL_FILE}`, `${serverUrl}/models/${MODEL}/tokenizer.json`], env = {}) {
+  // the test model loads to 184 MiB of wasm memory, over the example's default budget of 100 (a Worker's 128 MB)
+  return serveWorker(args, { RERANKIT_WORKERD_PERSIST: persist, RERANKIT_WORKER_MEMORY_BUDGET_MIB: "512", ...env }, (child) => children.push(child));
 }
 
 test("a Cloudflare Worker in workerd reranks (Cohere response shape) and evaluates; a new isolate loads the model from the Cache API", async () => {
