@@ -15,7 +15,7 @@
 // process `--runs` times; the median is printed. Writes bench/out/runtimes.json. `--memory-budget` loads the model
 // with that `memoryBudgetMiB` in Node, Chromium and workerd (the Worker's MEMORY_BUDGET_MIB; lifted to 4096 without it, as its
 // default of 100 refuses an fp32 model).
-import { spawn, execFileSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -24,6 +24,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchChromium } from "../tests/common/chromium.mjs";
 import { serveWorker } from "../tests/runtimes/workerd/served_worker.mjs";
+import { fiftyDocuments } from "./fifty_documents.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const arg = (name, fallback) => {
@@ -41,19 +42,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const MiB = (b) => (b / 2 ** 20).toFixed(1);
 
 // --- the 50 documents ---------------------------------------------------------------------------------------
-const col = path.join(root, "tests", "fixtures", "collection");
-const bm25 = readFileSync(path.join(col, "runs", "bm25.trec"), "utf8").split("\n").filter(Boolean).map((l) => l.split(/\s+/));
-const firstQuery = readFileSync(path.join(col, "queries.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((q) => q._id === bm25[0][0]);
-const top50 = bm25.filter((f) => f[0] === firstQuery._id).slice(0, 50).map((f) => f[2]);
-const corpus = new Map();
-const wanted = new Set(top50);
-for (const line of execFileSync("gzip", ["-dc", path.join(col, "corpus.jsonl.gz")], { maxBuffer: 1 << 30 }).toString().split("\n")) {
-  if (!line) continue;
-  const d = JSON.parse(line);
-  if (wanted.has(d._id)) corpus.set(d._id, `${d.title} ${d.text}`);
-}
-const input = { query: firstQuery.text, documents: top50.map((id) => corpus.get(id)) };
-if (input.documents.length !== 50 || input.documents.some((d) => !d)) throw new Error("could not assemble 50 documents from the collection");
+const input = fiftyDocuments();
 const work = mkdtempSync(path.join(tmpdir(), "rerankit-bench-runtimes-"));
 const inputFile = path.join(work, "input.json");
 writeFileSync(inputFile, JSON.stringify(input));

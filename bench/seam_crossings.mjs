@@ -10,10 +10,10 @@
 // glue is measured the same way. The 50 documents are bench/runtimes.mjs's (BM25's top 50 for the first query of
 // runs/bm25.trec); the model is ce-probe from RERANKIT_MODELS (npm run fixtures).
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { fiftyDocuments } from "./fifty_documents.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -100,19 +100,4 @@ async function child({ pkg, modelDir, modelFile, workers }) {
   const top = (m) => [...m].sort((a, b) => b[1] - a[1]).slice(0, 8);
   console.log(JSON.stringify({ exportCalls: total(exportCalls), importCalls: total(importCalls), ms, memoryMiB: memoryBytes / 2 ** 20, topExports: top(exportCalls), topImports: top(importCalls) }));
   ce.free();
-}
-
-function fiftyDocuments() {
-  const col = path.join(root, "tests/fixtures/collection");
-  const bm25 = readFileSync(path.join(col, "runs", "bm25.trec"), "utf8").split("\n").filter(Boolean).map((l) => l.split(/\s+/));
-  const firstQuery = readFileSync(path.join(col, "queries.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)).find((q) => q._id === bm25[0][0]);
-  const top50 = bm25.filter((f) => f[0] === firstQuery._id).slice(0, 50).map((f) => f[2]);
-  const wanted = new Set(top50);
-  const corpus = new Map();
-  for (const line of execFileSync("gzip", ["-dc", path.join(col, "corpus.jsonl.gz")], { maxBuffer: 1 << 30 }).toString().split("\n")) {
-    if (!line) continue;
-    const d = JSON.parse(line);
-    if (wanted.has(d._id)) corpus.set(d._id, `${d.title} ${d.text}`);
-  }
-  return { query: firstQuery.text, documents: top50.map((id) => corpus.get(id)) };
 }

@@ -16,21 +16,34 @@ const MARK: char = '\u{1}';
 /// Reads option struct `T` from `value` (`null` reads as `{}`); errors name `path.field` (`field` alone when
 /// `path` is empty, as for the options of a call whose fields are documented by name).
 pub fn from_json<T: DeserializeOwned>(path: &str, value: Value) -> Result<T> {
-    let value = match value {
-        Value::Null => Value::Object(Default::default()),
-        // serde would read an array as the struct's fields in order
-        Value::Object(_) => value,
-        other => return Err(Error::invalid(path, format!("expected an object, got {}", crate::document::json_type(&other)))),
-    };
+    let value = Value::Object(options_object(path, value)?);
     serde_path_to_error::deserialize(value).map_err(|e| {
         let at = e.path().to_string();
-        let field = match (path, at.as_str()) {
-            (_, "." | "") => path.to_string(),
-            ("", at) => at.to_string(),
-            (path, at) => format!("{path}.{at}"),
+        let field = match at.as_str() {
+            "." | "" => path.to_string(),
+            at => field_path(path, at),
         };
         describe(&field, &e.into_inner().to_string())
     })
+}
+
+/// An options value as the object its keys are read from: `null` is `{}`, and anything but an object is refused
+/// (serde would read an array as the struct's fields in order).
+fn options_object(path: &str, value: Value) -> Result<serde_json::Map<String, Value>> {
+    match value {
+        Value::Null => Ok(serde_json::Map::new()),
+        Value::Object(map) => Ok(map),
+        other => Err(Error::invalid(path, format!("expected an object, got {}", crate::document::json_type(&other)))),
+    }
+}
+
+/// `path.field`, or `field` alone at the top of an unnamed value.
+fn field_path(path: &str, field: &str) -> String {
+    if path.is_empty() {
+        field.to_string()
+    } else {
+        format!("{path}.{field}")
+    }
 }
 
 /// A crate error raised while deserializing (by a type whose `Deserialize` calls its own `parse`), carried to
@@ -146,15 +159,10 @@ fn expectation(expected: &str) -> &str {
 /// beside `evaluate`'s), split by the structs' own field names rather than a list kept beside them. A key of
 /// neither is refused with the nearest name of both.
 pub fn split_off<T: DeserializeOwned, Rest: DeserializeOwned>(path: &str, value: Value) -> Result<(T, Value)> {
-    let mut rest = match value {
-        Value::Null => serde_json::Map::new(),
-        Value::Object(map) => map,
-        other => return Err(Error::invalid(path, format!("expected an object, got {}", crate::document::json_type(&other)))),
-    };
+    let mut rest = options_object(path, value)?;
     let valid: Vec<String> = field_names::<T>().iter().chain(field_names::<Rest>()).map(|f| f.to_string()).collect();
     if let Some(key) = rest.keys().find(|k| !valid.contains(k)) {
-        let field = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
-        return Err(Error::invalid(&field, unknown("option", key, &valid)));
+        return Err(Error::invalid(&field_path(path, key), unknown("option", key, &valid)));
     }
     let mut taken = serde_json::Map::new();
     for field in field_names::<T>() {
