@@ -3,6 +3,7 @@
 //! Values cross the boundary as plain JS objects: [`convert`] turns them into `serde_json::Value` with errors
 //! that name the offending path, and every error leaves as the wrapper's `RerankitError` (see [`errors`]).
 
+mod allocator;
 mod convert;
 mod document;
 mod errors;
@@ -21,8 +22,12 @@ use wasm_bindgen::prelude::*;
 /// Counts the bytes held, so that `memoryBudgetMiB` can be honoured (src/inference/memory_budget.rs).
 #[cfg(feature = "models")]
 #[global_allocator]
-static ALLOCATOR: rerankit::inference::memory_budget::CountingAllocator<std::alloc::System> =
-    rerankit::inference::memory_budget::CountingAllocator(std::alloc::System);
+static ALLOCATOR: rerankit::inference::memory_budget::CountingAllocator<allocator::WasmAllocator> =
+    rerankit::inference::memory_budget::CountingAllocator(allocator::WasmAllocator::new());
+
+#[cfg(not(feature = "models"))]
+#[global_allocator]
+static ALLOCATOR: allocator::WasmAllocator = allocator::WasmAllocator::new();
 
 #[wasm_bindgen(start)]
 fn start() {

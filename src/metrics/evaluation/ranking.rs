@@ -117,33 +117,26 @@ pub fn rank_query(
     let n = entries.len();
     // Judge every entry: look its docno up among the query's judgements.
     workspace.rel_of_entry.clear();
+    workspace.rel_of_entry.resize(n, NOT_IN_POOL);
     workspace.judgement_of_entry.clear();
-    match judged {
-        Some((qrels, query_qrels)) => {
-            let judgements = &query_qrels.judgements;
-            // (a query's judgements name each document once: the qrels refuse a second)
-            let docno_of = |j: u32| qrels.docno_bytes(judgements[j as usize].docno);
-            workspace.judgements.reset(judgements.len());
-            for (j, judgement) in judgements.iter().enumerate() {
-                workspace.judgements.insert(j as u32, qrels.docno_bytes(judgement.docno), docno_of);
-            }
-            for entry in entries {
-                match workspace.judgements.find(run.docno_bytes(entry.docno), docno_of).map(|j| j as usize) {
-                    Some(j) => {
-                        let grade = judgements[j].grade;
-                        workspace.rel_of_entry.push(if grade < 0 { UNJUDGED_IN_POOL } else { grade });
-                        workspace.judgement_of_entry.push(j as u32);
-                    }
-                    None => {
-                        workspace.rel_of_entry.push(NOT_IN_POOL);
-                        workspace.judgement_of_entry.push(NO_JUDGEMENT);
-                    }
-                }
-            }
+    workspace.judgement_of_entry.resize(n, NO_JUDGEMENT);
+    if let Some((qrels, query_qrels)) = judged {
+        let judgements = &query_qrels.judgements;
+        // (a query's judgements name each document once: the qrels refuse a second)
+        let docno_of = |j: u32| qrels.docno_bytes(judgements[j as usize].docno);
+        workspace.judgements.reset(judgements.len());
+        for (j, judgement) in judgements.iter().enumerate() {
+            let docno = qrels.docno_bytes(judgement.docno);
+            workspace.judgements.insert(j as u32, judgement.docno.hash(), |other| docno_of(other) == docno);
         }
-        None => {
-            workspace.rel_of_entry.resize(n, NOT_IN_POOL);
-            workspace.judgement_of_entry.resize(n, NO_JUDGEMENT);
+        let found = entries.iter().zip(workspace.rel_of_entry.iter_mut().zip(workspace.judgement_of_entry.iter_mut()));
+        for (entry, (rel, judgement_index)) in found {
+            let is_same = |j: u32| docno_of(j) == run.docno_bytes(entry.docno);
+            if let Some(j) = workspace.judgements.find(entry.docno.hash(), is_same) {
+                let grade = judgements[j as usize].grade;
+                *rel = if grade < 0 { UNJUDGED_IN_POOL } else { grade };
+                *judgement_index = j;
+            }
         }
     }
     // Rank.
@@ -193,18 +186,18 @@ pub fn rank_query(
         workspace.order.retain(|&i| rel_of_entry[i as usize] >= 0);
     }
     // Relevance by rank and counts.
+    let order = &workspace.order;
     out.rels.clear();
+    out.rels.extend(order.iter().map(|&i| workspace.rel_of_entry[i as usize]));
     out.judgement_at_rank.clear();
+    out.judgement_at_rank.extend(order.iter().map(|&i| workspace.judgement_of_entry[i as usize]));
     out.entry_at_rank.clear();
+    out.entry_at_rank.extend_from_slice(order);
     out.relevance_level = relevance_level;
     out.num_rel_ret = 0;
     out.num_nonpool = 0;
     out.num_unjudged_in_pool = 0;
-    for &i in &workspace.order {
-        let rel = workspace.rel_of_entry[i as usize];
-        out.rels.push(rel);
-        out.judgement_at_rank.push(workspace.judgement_of_entry[i as usize]);
-        out.entry_at_rank.push(i);
+    for &rel in &out.rels {
         match rel {
             NOT_IN_POOL => out.num_nonpool += 1,
             UNJUDGED_IN_POOL => out.num_unjudged_in_pool += 1,

@@ -164,11 +164,15 @@ impl Run {
         }
         let Columns { query_ids, offsets, doc_ids, docs, values } = columns;
         let mut builder = RunBuilder::with_arena(doc_ids.arena, duplicates);
-        let queries: Vec<usize> = query_ids.iter().map(|q| builder.query(q)).collect();
-        for (q, range) in offsets.windows(2).enumerate() {
-            builder.reserve(queries[q], (range[1] - range[0]) as usize);
+        let spans = &doc_ids.spans;
+        for (qid, range) in query_ids.iter().zip(offsets.windows(2)) {
+            let index = builder.query(qid);
+            let rows = range[0] as usize..range[1] as usize;
+            match docs {
+                Some(docs) => builder.extend_query(index, docs[rows.clone()].iter().map(|&d| spans[d as usize]).zip(&values[rows])),
+                None => builder.extend_query(index, spans[rows.clone()].iter().copied().zip(&values[rows])),
+            }
         }
-        for_each_row(offsets, docs, |q, r, d| builder.push_entry(queries[q], doc_ids.spans[d], values[r], 0));
         builder.build()
     }
 }

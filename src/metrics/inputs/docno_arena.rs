@@ -3,17 +3,39 @@
 
 use crate::error::{Error, Result};
 
-/// Where one document id lies in a [`DocnoArena`]: byte offset and length.
+/// Where one document id lies in a [`DocnoArena`] (byte offset and length), and the id's hash.
+///
+/// The hash is computed once, where the id enters the arena: judging a retrieved document and finding a document
+/// listed twice compare hashes and read the id's bytes only when two hashes agree. A run's ids lie all over the
+/// arena (a columnar table lists each once, in its own order), so reading the bytes again per look-up was a cache
+/// miss per entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DocnoSpan {
     start: u32,
     len: u32,
+    hash: u32,
 }
 
 impl DocnoSpan {
+    fn new(text: &[u8], start: usize, end: usize) -> DocnoSpan {
+        DocnoSpan { start: start as u32, len: (end - start) as u32, hash: docno_hash(&text[start..end]) }
+    }
+
     /// Whether the id is empty.
     pub fn is_empty(&self) -> bool {
         self.len == 0
+    }
+
+    /// The id's hash ([`DocnoIndex`] keys).
+    #[inline]
+    pub fn hash(&self) -> u32 {
+        self.hash
+    }
+
+    /// Whether the two spans are the same place of one arena (then their ids are equal without reading them).
+    #[inline]
+    pub fn same_place(&self, other: &DocnoSpan) -> bool {
+        self.start == other.start && self.len == other.len
     }
 }
 
@@ -36,14 +58,15 @@ impl DocnoArena {
         }
         let mut spans = Vec::with_capacity(count);
         if count > 0 {
-            let mut start = 0u32;
-            for (i, &b) in text.as_bytes().iter().enumerate() {
+            let bytes = text.as_bytes();
+            let mut start = 0;
+            for (i, &b) in bytes.iter().enumerate() {
                 if b == 0 {
-                    spans.push(DocnoSpan { start, len: i as u32 - start });
-                    start = i as u32 + 1;
+                    spans.push(DocnoSpan::new(bytes, start, i));
+                    start = i + 1;
                 }
             }
-            spans.push(DocnoSpan { start, len: text.len() as u32 - start });
+            spans.push(DocnoSpan::new(bytes, start, bytes.len()));
         } else if !text.is_empty() {
             return Err("ids must not contain U+0000");
         }
@@ -61,7 +84,7 @@ impl DocnoArena {
             return Err(Error::invalid("docno", "the document ids of one input exceed 4 GiB"));
         }
         self.text.push_str(docno);
-        Ok(DocnoSpan { start: start as u32, len: docno.len() as u32 })
+        Ok(DocnoSpan::new(self.text.as_bytes(), start, end))
     }
 
     /// The document id at `span`.
@@ -78,8 +101,8 @@ impl DocnoArena {
 }
 
 /// Item indices keyed by the items' docnos: one query's judgements (to judge a run's entries) or one query's run
-/// entries (to find documents listed twice). Open addressing with linear probing; each slot keeps the docno's hash
-/// beside the index, so most probes end without comparing strings. Reset and reused from query to query.
+/// entries (to find documents listed twice). Open addressing with linear probing on the spans' hashes; the ids
+/// themselves are compared only when two hashes agree. Reset and reused from query to query.
 #[derive(Debug, Default)]
 pub(crate) struct DocnoIndex {
     slots: Vec<(u32, u32)>,
@@ -95,34 +118,34 @@ impl DocnoIndex {
         self.slots.resize(capacity, (0, Self::EMPTY));
     }
 
-    /// Adds `index` under `docno`; when an index with an equal docno is there already, adds nothing and returns it.
+    /// Adds `index` under `hash`; when an index whose docno `is_same` says is equal is there already, adds nothing
+    /// and returns it.
     #[inline]
-    pub(crate) fn insert<'a>(&mut self, index: u32, docno: &[u8], docno_of: impl Fn(u32) -> &'a [u8]) -> Option<u32> {
-        match self.probe(docno, docno_of) {
-            (_, _, Some(found)) => Some(found),
-            (slot, hash, None) => {
+    pub(crate) fn insert(&mut self, index: u32, hash: u32, is_same: impl Fn(u32) -> bool) -> Option<u32> {
+        match self.probe(hash, is_same) {
+            (_, Some(found)) => Some(found),
+            (slot, None) => {
                 self.slots[slot] = (hash, index);
                 None
             }
         }
     }
 
-    /// The index added under `docno`.
+    /// The index added under `hash` whose docno `is_same` says is equal to the one looked for.
     #[inline]
-    pub(crate) fn find<'a>(&self, docno: &[u8], docno_of: impl Fn(u32) -> &'a [u8]) -> Option<u32> {
-        self.probe(docno, docno_of).2
+    pub(crate) fn find(&self, hash: u32, is_same: impl Fn(u32) -> bool) -> Option<u32> {
+        self.probe(hash, is_same).1
     }
 
-    /// The slot holding `docno`'s index, the docno's hash and that index; or the empty slot where it would go.
+    /// The slot holding the index of an equal docno and that index; or the empty slot where it would go.
     #[inline]
-    fn probe<'a>(&self, docno: &[u8], docno_of: impl Fn(u32) -> &'a [u8]) -> (usize, u32, Option<u32>) {
-        let hash = docno_hash(docno);
+    fn probe(&self, hash: u32, is_same: impl Fn(u32) -> bool) -> (usize, Option<u32>) {
         let mask = self.slots.len() - 1;
         let mut slot = hash as usize & mask;
         loop {
             match self.slots[slot] {
-                (_, Self::EMPTY) => return (slot, hash, None),
-                (slot_hash, i) if slot_hash == hash && docno_of(i) == docno => return (slot, hash, Some(i)),
+                (_, Self::EMPTY) => return (slot, None),
+                (slot_hash, i) if slot_hash == hash && is_same(i) => return (slot, Some(i)),
                 _ => slot = (slot + 1) & mask,
             }
         }

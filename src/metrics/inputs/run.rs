@@ -48,13 +48,12 @@ impl DuplicatePolicy {
     }
 }
 
-/// One retrieved document of one query.
+/// One retrieved document of one query. A query's entries are kept in input order, so an entry's index is its
+/// input position (the "input" tie policy ranks by it).
 #[derive(Debug, Clone, Copy)]
 pub struct RunEntry {
     pub docno: DocnoSpan,
     pub score: f64,
-    /// Position among the query's entries in input order (the "input" tie policy ranks by it).
-    pub input_position: u32,
     /// 1-based line in the run text (0 for in-memory input).
     pub line: u32,
 }
@@ -185,14 +184,13 @@ impl RunBuilder {
     /// Appends an entry to query `index` ([`RunBuilder::query`]); `docno` lies in the builder's arena.
     #[inline]
     pub(crate) fn push_entry(&mut self, index: usize, docno: DocnoSpan, score: f64, line: u32) {
-        let query = &mut self.queries[index];
-        let input_position = query.entries.len() as u32;
-        query.entries.push(RunEntry { docno, score, input_position, line });
+        self.queries[index].entries.push(RunEntry { docno, score, line });
     }
 
-    /// Room for `additional` more entries in query `index`.
-    pub(crate) fn reserve(&mut self, index: usize, additional: usize) {
-        self.queries[index].entries.reserve(additional);
+    /// Appends in-memory entries to query `index` ([`RunBuilder::query`]); their document ids lie in the
+    /// builder's arena and their scores are finite.
+    pub(crate) fn extend_query<'a>(&mut self, index: usize, entries: impl Iterator<Item = (DocnoSpan, &'a f64)>) {
+        self.queries[index].entries.extend(entries.map(|(docno, &score)| RunEntry { docno, score, line: 0 }));
     }
 
     /// Applies the duplicate policy to every query and sorts queries by qid.
@@ -244,7 +242,11 @@ fn duplicates(seen: &mut DocnoIndex, entries: &[RunEntry], docnos: &DocnoArena) 
     seen.reset(entries.len());
     let mut found = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
-        if let Some(first) = seen.insert(i as u32, docnos.bytes(entry.docno), |j| docnos.bytes(entries[j as usize].docno)) {
+        let is_same = |j: u32| {
+            let other = entries[j as usize].docno;
+            other.same_place(&entry.docno) || docnos.bytes(other) == docnos.bytes(entry.docno)
+        };
+        if let Some(first) = seen.insert(i as u32, entry.docno.hash(), is_same) {
             found.push((first as usize, i));
         }
     }
