@@ -135,7 +135,17 @@ const RESERVE: usize = MIB;
 static LOADED_MEMORY: AtomicUsize = AtomicUsize::new(0);
 static LOADED_HELD: AtomicUsize = AtomicUsize::new(0);
 
-/// A budget in bytes, read from `memoryBudgetMiB`.
+/// The smallest budget given in this instance (bytes; `usize::MAX` before any): see [`growth_ceiling`].
+static GROWTH_CEILING: AtomicUsize = AtomicUsize::new(usize::MAX);
+
+/// The size the linear memory may reach by an allocator's own choice. The wasm bindings' allocator grows the
+/// memory in steps larger than the requests; it stops its steps at the smallest budget a model of this instance
+/// was given, so that a budget is never passed by a step that no request needed.
+pub fn growth_ceiling() -> usize {
+    GROWTH_CEILING.load(Relaxed)
+}
+
+/// A budget in bytes, read from `memoryBudgetMiB`; reading one lowers [`growth_ceiling`] to it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MemoryBudget {
     pub bytes: usize,
@@ -150,7 +160,9 @@ impl MemoryBudget {
         if held_bytes().is_none() || memory_bytes().is_none() {
             return Err(Error::unsupported("memoryBudgetMiB: only the wasm modules count the memory they hold"));
         }
-        Ok(MemoryBudget { bytes: (mib * MIB as f64) as usize })
+        let budget = MemoryBudget { bytes: (mib * MIB as f64) as usize };
+        GROWTH_CEILING.fetch_min(budget.bytes, Relaxed);
+        Ok(budget)
     }
 
     /// Bytes a batch may add now: the room of the module's doc.

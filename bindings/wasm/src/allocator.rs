@@ -7,12 +7,23 @@
 //! 11 s the first time against 2.6 s once the memory had grown; with a caller's 4M-id arrays alive (each
 //! collection marks them) building a run from columns took 40 s against 1 s. With these steps any size is
 //! reached in under a hundred grows. Below 64 MiB — where a model's int8 rerank peaks — the memory stays within
-//! 1 MiB of what was asked for; above, within an eighth.
+//! 1 MiB of what was asked for; above, within an eighth. A step stops at the smallest `memoryBudgetMiB` given
+//! (`memory_budget::growth_ceiling`): only a request that needs more passes a budget.
+
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::UnsafeCell;
 
 use core::arch::wasm32;
 use dlmalloc::{Allocator, Dlmalloc};
+
+#[cfg(feature = "models")]
+use rerankit::inference::memory_budget::growth_ceiling;
+
+/// The eval module runs no models, so no memory budget bounds its steps.
+#[cfg(not(feature = "models"))]
+fn growth_ceiling() -> usize {
+    usize::MAX
+}
 
 const PAGE: usize = 64 * 1024;
 const MIN_STEP: usize = 1 << 20;
@@ -26,6 +37,8 @@ unsafe impl Allocator for GrowingMemory {
         let needed = size.div_ceil(PAGE);
         let pages_now = wasm32::memory_size(0);
         let step = needed.max(if pages_now < LARGE_MEMORY / PAGE { MIN_STEP / PAGE } else { pages_now / 8 });
+        // A memory budget is passed only where a request needs it, never by a step.
+        let step = step.min(needed.max((growth_ceiling() / PAGE).saturating_sub(pages_now)));
         // Near the 4 GiB limit the step may not fit where the request would: then grow by the request alone.
         for pages in [step, needed] {
             let previous = wasm32::memory_grow(0, pages);

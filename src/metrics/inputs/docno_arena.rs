@@ -60,11 +60,9 @@ impl DocnoArena {
         if count > 0 {
             let bytes = text.as_bytes();
             let mut start = 0;
-            for (i, &b) in bytes.iter().enumerate() {
-                if b == 0 {
-                    spans.push(DocnoSpan::new(bytes, start, i));
-                    start = i + 1;
-                }
+            while let Some(end) = next_zero(bytes, start) {
+                spans.push(DocnoSpan::new(bytes, start, end));
+                start = end + 1;
             }
             spans.push(DocnoSpan::new(bytes, start, bytes.len()));
         } else if !text.is_empty() {
@@ -152,6 +150,24 @@ impl DocnoIndex {
     }
 }
 
+/// The index of the first 0 byte at or after `from`, eight bytes at a time: in `(w − 0x01…01) & !w & 0x80…80` the
+/// lowest set bit marks the word's first zero byte (a borrow can only mark bytes above a zero).
+#[inline]
+fn next_zero(bytes: &[u8], from: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let mut i = from;
+    while i + 8 <= bytes.len() {
+        let word = u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        let zeros = word.wrapping_sub(ONES) & !word & HIGHS;
+        if zeros != 0 {
+            return Some(i + (zeros.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    bytes[i..].iter().position(|&b| b == 0).map(|k| i + k)
+}
+
 /// A docno's hash, eight bytes at a time (the high half of a multiply, so that the low bits that pick a slot mix
 /// every byte).
 #[inline]
@@ -169,4 +185,30 @@ fn docno_hash(bytes: &[u8]) -> u32 {
         hash = (hash.rotate_left(23) ^ u64::from_le_bytes(word)).wrapping_mul(K);
     }
     (hash >> 32) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joined_ids_split_as_str_split_does() {
+        // ids of every length around the 8-byte words, with bytes a word's borrow could mistake for zeros
+        // (0x01, 0x80, 0xff in UTF-8 text) and empty ids side by side
+        let pieces = ["", "a", "\u{1}", "\u{1}\u{1}", "é", "\u{80}x", "ÿÿÿÿ", "abcdefg", "abcdefgh", "abcdefghi", "\u{1}bcdefghijklmnop"];
+        let mut ids = Vec::new();
+        for (i, a) in pieces.iter().enumerate() {
+            for b in &pieces[i..] {
+                ids.push(format!("{a}{b}"));
+            }
+        }
+        let joined = ids.join("\0");
+        let (arena, spans) = DocnoArena::from_joined(joined.clone(), ids.len()).unwrap();
+        let read: Vec<&str> = spans.iter().map(|&s| arena.get(s)).collect();
+        assert_eq!(read, joined.split('\0').collect::<Vec<_>>());
+        for (span, id) in spans.iter().zip(&ids) {
+            assert_eq!(span.hash(), docno_hash(id.as_bytes()));
+        }
+        assert_eq!(DocnoArena::from_joined(joined, ids.len() - 1).unwrap_err(), "ids must not contain U+0000");
+    }
 }
