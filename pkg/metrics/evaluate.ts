@@ -159,12 +159,32 @@ function joinedIds(ids: unknown, field: string): [string, number] {
 }
 
 /**
- * The document ids as UTF-8 bytes: TextEncoder writes millions of ids faster than wasm-bindgen's string copy,
- * which walks an ASCII string one character at a time in JavaScript.
+ * The document ids as UTF-8 bytes joined by a zero byte. Ids are almost always ASCII: those are written a character
+ * at a time into one buffer, twice as fast as joining them into one string and encoding that (4.3M ids: 76 against
+ * 154 ms in Node 20); the first other character (or a U+0000, which the wasm side refuses by count) falls back to
+ * the join, whose bytes are the same.
  */
 function joinedIdBytes(ids: unknown, field: string): [Uint8Array, number] {
-  const [joined, count] = joinedIds(ids, field);
-  return [encoder.encode(joined), count];
+  if (!Array.isArray(ids)) return invalidArgument(field, `expected an array of strings, got ${ids === null ? "null" : typeof ids}`);
+  checkListLength(ids, field);
+  let length = ids.length;
+  for (let i = 0; i < ids.length; i++) {
+    const id: unknown = ids[i];
+    if (typeof id !== "string") invalidArgument(`${field}[${i}]`, `expected a string, got ${id === null ? "null" : typeof id}`);
+    length += id.length;
+  }
+  const out = new Uint8Array(Math.max(length - 1, 0));
+  let at = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as string;
+    if (i > 0) out[at++] = 0;
+    for (let j = 0; j < id.length; j++) {
+      const c = id.charCodeAt(j);
+      if (c >= 0x80 || c === 0) return [encoder.encode(ids.join("\0")), ids.length];
+      out[at++] = c;
+    }
+  }
+  return [out, ids.length];
 }
 
 function columnarQrels(columns: ColumnarQrels, field: string): wasm.MetricsQrels {

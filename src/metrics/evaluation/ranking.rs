@@ -124,7 +124,7 @@ pub fn rank_query(
         let judgements = &query_qrels.judgements;
         // (a query's judgements name each document once: the qrels refuse a second)
         let docno_of = |j: u32| qrels.docno_bytes(judgements[j as usize].docno);
-        workspace.judgements.reset(judgements.len());
+        workspace.judgements.reset(judgements.len(), 8);
         for (j, judgement) in judgements.iter().enumerate() {
             let docno = qrels.docno_bytes(judgement.docno);
             workspace.judgements.insert(j as u32, judgement.docno.hash(), |other| docno_of(other) == docno);

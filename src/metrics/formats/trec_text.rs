@@ -7,12 +7,13 @@
 //! | intent qrels | `qid subtopic docno grade` (exactly 4 fields) | [`IntentQrels`] |
 //!
 //! The rules they share are written once here: a leading byte-order mark is dropped ([`without_bom`], the crate's one rule); lines
-//! are split in one pass over the bytes ([`field_lines`]): fields are separated by ASCII whitespace, lines by
+//! are split in one pass over the bytes ([`for_each_field_line`]): fields are separated by ASCII whitespace, lines by
 //! `\n` (a trailing `\r` is whitespace); blank lines and lines whose first non-blank character is `#` are
 //! skipped (trec_eval 10.0's comment lines); a line with the wrong number of fields or a grade that is not an
-//! integer is a `PARSE` error naming the format and the line ([`records`], [`grade`]); bytes that are not UTF-8
+//! integer is a `PARSE` error naming the format and the line ([`for_each_record`], [`grade`]); bytes that are not UTF-8
 //! are an error naming the line and byte ([`utf8_text`]).
 
+use super::decimal::parse_f64;
 use crate::byte_order_mark::without_bom;
 use crate::error::{Error, Result};
 use crate::metrics::inputs::intent_qrels::{IntentQrels, IntentQrelsBuilder};
@@ -31,17 +32,21 @@ const QRELS: Format = Format { name: "qrels", columns: "qid iter docno grade", f
 const RUN: Format = Format { name: "run", columns: "qid Q0 docno rank score tag", further_fields: true };
 const INTENT_QRELS: Format = Format { name: "intent qrels", columns: "qid subtopic docno grade", further_fields: false };
 
-/// The records of `text` in `format`: each content line's 1-based number and its first `N` fields, or the
-/// error of a line whose field count is wrong.
-fn records<'a, const N: usize>(text: &'a str, format: &'a Format) -> impl Iterator<Item = Result<(usize, [&'a str; N])>> + 'a {
-    field_lines::<N>(without_bom(text)).map(move |(line, fields, count)| {
+/// Calls `record(line, fields)` for each record of `text` in `format`: each content line's 1-based number and
+/// its first `N` fields; stops at the first error, its own or that of a line whose field count is wrong.
+fn for_each_record<'a, const N: usize>(
+    text: &'a str,
+    format: &Format,
+    mut record: impl FnMut(usize, &[&'a str; N]) -> Result<()>,
+) -> Result<()> {
+    for_each_field_line::<N>(without_bom(text), |line, fields, count| {
         if count < N || (count > N && !format.further_fields) {
             return Err(Error::parse(
                 format!("{} line {line}", format.name),
                 format!("expected {N} fields ({}), found {count}", format.columns),
             ));
         }
-        Ok((line, fields))
+        record(line, fields)
     })
 }
 
@@ -53,7 +58,7 @@ fn grade(text: &str, format: &Format, line: usize) -> Result<i64> {
 /// A score column: a finite number, or the error naming the line.
 fn score(text: &str, line: usize) -> Result<f64> {
     let problem = |what: &str| Error::parse(format!("{} line {line}", RUN.name), format!("score '{text}' is {what}"));
-    let score: f64 = text.parse().map_err(|_| problem("not a number"))?;
+    let score = parse_f64(text).ok_or_else(|| problem("not a number"))?;
     check_score(score).map_err(|_| problem("not finite"))
 }
 
@@ -61,10 +66,9 @@ impl Qrels {
     /// Parses TREC qrels text: `qid iter docno grade` per line. Errors name the line.
     pub fn parse(text: &str) -> Result<Qrels> {
         let mut builder = QrelsBuilder::with_capacity(text.len() / 4);
-        for record in records::<4>(text, &QRELS) {
-            let (line, [qid, _iter, docno, grade_text]) = record?;
-            builder.add_at_line(qid, docno, grade(grade_text, &QRELS, line)?, line as u32)?;
-        }
+        for_each_record::<4>(text, &QRELS, |line, &[qid, _iter, docno, grade_text]| {
+            builder.add_at_line(qid, docno, grade(grade_text, &QRELS, line)?, line as u32)
+        })?;
         builder.build()
     }
 }
@@ -75,11 +79,10 @@ impl Run {
     pub fn parse(text: &str, duplicates: DuplicatePolicy) -> Result<Run> {
         let mut builder = RunBuilder::with_capacity(text.len() / 3, duplicates);
         let mut name = "";
-        for record in records::<6>(text, &RUN) {
-            let (line, [qid, _q0, docno, _rank, score_text, tag]) = record?;
-            builder.add_at_line(qid, docno, score(score_text, line)?, line as u32)?;
+        for_each_record::<6>(text, &RUN, |line, &[qid, _q0, docno, _rank, score_text, tag]| {
             name = tag;
-        }
+            builder.add_at_line(qid, docno, score(score_text, line)?, line as u32)
+        })?;
         let mut run = builder.build()?;
         run.name = name.to_string();
         Ok(run)
@@ -91,10 +94,10 @@ impl IntentQrels {
     /// judged twice is an error naming both lines.
     pub fn parse(text: &str) -> Result<IntentQrels> {
         let mut builder = IntentQrelsBuilder::default();
-        for record in records::<4>(text, &INTENT_QRELS) {
-            let (line, [qid, subtopic, docno, grade_text]) = record?;
+        for_each_record::<4>(text, &INTENT_QRELS, |line, &[qid, subtopic, docno, grade_text]| {
             builder.add_at_line(qid, subtopic, docno, grade(grade_text, &INTENT_QRELS, line)?, line);
-        }
+            Ok(())
+        })?;
         builder.build()
     }
 }
@@ -105,58 +108,79 @@ fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
 }
 
-/// The content lines of a text, each as its 1-based line number, its first `N` fields and its field count.
-pub struct FieldLines<'a, const N: usize> {
+/// Calls `each(line, fields, count)` for each content line of `text`: its 1-based number, its first `N` fields
+/// (`""` past the last) and its field count; stops at the first error `each` returns. A callback rather than an
+/// iterator: the fields stay in the parse loop's registers instead of being copied out per line (a fifth of a
+/// run's parse).
+pub fn for_each_field_line<'a, const N: usize>(
     text: &'a str,
-    position: usize,
-    line: usize,
-}
-
-/// Iterates the content lines of `text` with up to `N` leading fields each.
-pub fn field_lines<const N: usize>(text: &str) -> FieldLines<'_, N> {
-    FieldLines { text, position: 0, line: 0 }
-}
-
-impl<'a, const N: usize> Iterator for FieldLines<'a, N> {
-    type Item = (usize, [&'a str; N], usize);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let bytes = self.text.as_bytes();
-        let len = bytes.len();
-        while self.position < len {
-            self.line += 1;
-            let mut i = self.position;
-            let mut fields = [""; N];
-            let mut count = 0;
-            loop {
-                while i < len && is_blank(bytes[i]) {
+    mut each: impl FnMut(usize, &[&'a str; N], usize) -> Result<()>,
+) -> Result<()> {
+    let bytes = text.as_bytes();
+    let len = bytes.len();
+    let mut position = 0;
+    let mut line = 0;
+    while position < len {
+        line += 1;
+        let mut i = position;
+        let mut fields = [""; N];
+        let mut count = 0;
+        loop {
+            while i < len && is_blank(bytes[i]) {
+                i += 1;
+            }
+            if i >= len || bytes[i] == b'\n' {
+                break;
+            }
+            if count == 0 && bytes[i] == b'#' {
+                while i < len && bytes[i] != b'\n' {
                     i += 1;
                 }
-                if i >= len || bytes[i] == b'\n' {
-                    break;
-                }
-                if count == 0 && bytes[i] == b'#' {
-                    while i < len && bytes[i] != b'\n' {
-                        i += 1;
-                    }
-                    break;
-                }
-                let start = i;
-                while i < len && bytes[i] != b'\n' && !is_blank(bytes[i]) {
-                    i += 1;
-                }
-                if count < N {
-                    // Both ends lie next to ASCII bytes (or the text's ends), so they are char boundaries.
-                    fields[count] = &self.text[start..i];
-                }
-                count += 1;
+                break;
             }
-            self.position = i + 1;
-            if count > 0 {
-                return Some((self.line, fields, count));
+            let start = i;
+            i = field_end(bytes, i);
+            if count < N {
+                // Both ends lie next to ASCII bytes (or the text's ends), so they are char boundaries.
+                fields[count] = &text[start..i];
             }
+            count += 1;
         }
-        None
+        position = i + 1;
+        if count > 0 {
+            each(line, &fields, count)?;
+        }
+    }
+    Ok(())
+}
+
+/// Where the field starting at `start` ends: the first blank or line feed from there, or the text's end.
+///
+/// Eight bytes at a time: every separator is at most 0x20 and most field bytes are above it, so a word with no
+/// byte ≤ 0x20 is skipped whole (`(w − 0x21…21) & !w & 0x80…80` flags the first such byte exactly; later flags
+/// may be borrows). A control byte that is no separator (0x01…) belongs to the field, and the scan goes on.
+#[inline]
+fn field_end(bytes: &[u8], start: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = start;
+    loop {
+        while let Some(word) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
+            let low = word.wrapping_sub(ONES * 0x21) & !word & HIGH;
+            if low != 0 {
+                i += (low.trailing_zeros() / 8) as usize;
+                break;
+            }
+            i += 8;
+        }
+        while i < bytes.len() && bytes[i] > 0x20 {
+            i += 1;
+        }
+        if i >= bytes.len() || bytes[i] == b'\n' || is_blank(bytes[i]) {
+            return i;
+        }
+        i += 1;
     }
 }
 
@@ -176,14 +200,44 @@ pub fn utf8_text<'a>(field: &str, bytes: &'a [u8]) -> Result<&'a str> {
 
 #[cfg(test)]
 mod tests {
-    use super::field_lines;
+    use super::for_each_field_line;
+
+    fn field_lines<const N: usize>(text: &str) -> Vec<(usize, [&str; N], usize)> {
+        let mut lines = Vec::new();
+        for_each_field_line::<N>(text, |line, fields, count| {
+            lines.push((line, *fields, count));
+            Ok(())
+        })
+        .unwrap();
+        lines
+    }
 
     #[test]
     fn fields_comments_blank_lines_and_line_numbers() {
         let text = "# c\n\na b  c\r\n  # indented\n\td\te f g h\nlast";
-        let lines: Vec<_> = field_lines::<3>(text).collect();
-        assert_eq!(lines, vec![(3, ["a", "b", "c"], 3), (5, ["d", "e", "f"], 5), (6, ["last", "", ""], 1)]);
-        assert_eq!(field_lines::<2>("").count(), 0);
-        assert_eq!(field_lines::<2>("x é\n").next(), Some((1, ["x", "é"], 2)));
+        assert_eq!(field_lines::<3>(text), vec![(3, ["a", "b", "c"], 3), (5, ["d", "e", "f"], 5), (6, ["last", "", ""], 1)]);
+        assert_eq!(field_lines::<2>(""), vec![]);
+        assert_eq!(field_lines::<2>("x é\n"), vec![(1, ["x", "é"], 2)]);
+    }
+
+    #[test]
+    fn fields_end_where_a_byte_at_a_time_scan_ends_them() {
+        // fields of every length around the 8-byte words, with control bytes that are no separators (they belong
+        // to the field), non-ASCII letters, and each separator after them
+        let pieces = ["", "a", "\u{1}", "ab\u{1f}cdefghij", "é", "ÿÿÿÿÿ", "abcdefg", "abcdefgh", "abcdefghi", "0123456789abcdefghi"];
+        for a in pieces {
+            for b in pieces {
+                for separator in [" ", "\t", "\r", "\u{b}", "\u{c}", "\n", ""] {
+                    let text = format!("{a}{b}{separator}z");
+                    let bytes = text.as_bytes();
+                    for start in 0..bytes.len() {
+                        let expected = (start..bytes.len())
+                            .find(|&i| bytes[i] == b'\n' || super::is_blank(bytes[i]))
+                            .unwrap_or(bytes.len());
+                        assert_eq!(super::field_end(bytes, start), expected, "{text:?} from {start}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -239,7 +239,7 @@ impl RunBuilder {
 
 /// `(first, later)` index pairs of entries whose docno appeared earlier in `entries`.
 fn duplicates(seen: &mut DocnoIndex, entries: &[RunEntry], docnos: &DocnoArena) -> Vec<(usize, usize)> {
-    seen.reset(entries.len());
+    seen.reset(entries.len(), 4);
     let mut found = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         let is_same = |j: u32| {
