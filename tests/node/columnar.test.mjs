@@ -105,6 +105,30 @@ test("per-query values match the text path for all_trec, runid aside", () => {
   }
 });
 
+test("document ids beyond ASCII cross as the same UTF-8 as from text (ties ordered by their bytes)", () => {
+  // the wrapper writes ASCII ids byte by byte and falls back to encoding the whole table at the first other
+  // character: here the table starts with ASCII ids and turns to accents, CJK and a surrogate pair part-way
+  const suffixes = ["", "", "-é", "-文書", "-😀", ""];
+  const renamed = new Map();
+  const rename = (text) => text.split("\n").map((line) => {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 4) return line;
+    if (!renamed.has(f[2])) renamed.set(f[2], f[2] + suffixes[renamed.size % suffixes.length]);
+    f[2] = renamed.get(f[2]);
+    return f.join(" ");
+  }).join("\n");
+  const runText = rename(fixture("judged_only", "run.trec"));
+  const qrelsText = rename(fixture("judged_only", "qrels.trec"));
+  assert.ok([...renamed.values()].some((id) => /[^\x00-\x7f]/.test(id)) && /^[\x00-\x7f]*$/.test([...renamed.values()][0]));
+  for (const api of [full, evalApi]) {
+    const text = api.evaluate(qrelsText, runText, ["all_trec"]);
+    for (const values of [text.aggregate, ...Object.values(text.perQuery)]) values.runid = "";
+    const ours = api.evaluate(columnar(rows(qrelsText, 3), "grades", Int32Array), columnar(rows(runText, 4), "scores", Float64Array), ["all_trec"]);
+    assert.deepStrictEqual(ours.perQuery, text.perQuery);
+    assert.deepStrictEqual(ours.aggregate, text.aggregate);
+  }
+});
+
 test("scores keep their bits: one ulp apart ranks apart; a Float32Array is widened exactly", () => {
   const qrels = { queryIds: ["q"], offsets: Uint32Array.of(0, 1), docIds: ["b"], grades: Int32Array.of(1) };
   const x = 0.1;
