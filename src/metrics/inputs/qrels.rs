@@ -5,10 +5,10 @@
 //! [`DocnoArena`]. A negative grade means "in the pool but unjudged" (trec_eval's `RELVALUE_UNJUDGED`): such a
 //! document is neither relevant nor judged non-relevant.
 
-use std::collections::HashMap;
 
 use super::docno_arena::{DocnoArena, DocnoSpan};
 use super::intent_qrels::IntentQrels;
+use super::query_ids::QueryIds;
 use crate::error::{Error, Result};
 
 /// One judged document of one query.
@@ -113,7 +113,7 @@ impl Qrels {
 #[derive(Debug, Default)]
 pub struct QrelsBuilder {
     docnos: DocnoArena,
-    query_index: HashMap<Box<str>, usize>,
+    query_ids: QueryIds,
     queries: Vec<QueryQrels>,
 }
 
@@ -140,14 +140,8 @@ impl QrelsBuilder {
 
     /// The index of `qid`'s judgements, a new empty query if it has none yet.
     pub(crate) fn query(&mut self, qid: &str) -> usize {
-        match self.query_index.get(qid) {
-            Some(&index) => index,
-            None => {
-                self.queries.push(QueryQrels { qid: qid.to_string(), judgements: Vec::new(), grade_counts: Vec::new() });
-                self.query_index.insert(qid.into(), self.queries.len() - 1);
-                self.queries.len() - 1
-            }
-        }
+        let queries = &mut self.queries;
+        self.query_ids.index_of(qid, |qid| queries.push(QueryQrels { qid: qid.to_string(), judgements: Vec::new(), grade_counts: Vec::new() }))
     }
 
     /// A builder whose judgements' document ids are already in `docnos` ([`QrelsBuilder::push_judgement`]).

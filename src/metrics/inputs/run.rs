@@ -6,9 +6,8 @@
 //! ([`DuplicatePolicy::Error`], as in trec_eval) unless [`DuplicatePolicy::KeepFirst`] is chosen; duplicates are
 //! found with one hash-table pass per query. Scores must be finite.
 
-use std::collections::HashMap;
-
 use super::docno_arena::{DocnoArena, DocnoIndex, DocnoSpan};
+use super::query_ids::QueryIds;
 use crate::error::{Error, Result};
 
 /// Options of `parseRun` and `runFromColumns`.
@@ -130,11 +129,9 @@ pub(crate) fn check_score(score: f64) -> std::result::Result<f64, ()> {
 #[derive(Debug, Default)]
 pub struct RunBuilder {
     docnos: DocnoArena,
-    query_index: HashMap<Box<str>, usize>,
+    query_ids: QueryIds,
     queries: Vec<QueryRun>,
     duplicates: DuplicatePolicy,
-    /// The query of the previous entry (runs list a query's entries together, so this skips most lookups).
-    last_query: Option<usize>,
 }
 
 impl RunBuilder {
@@ -154,11 +151,7 @@ impl RunBuilder {
         if qid.is_empty() || docno.is_empty() {
             return Err(Error::invalid("run", "query and document ids must not be empty"));
         }
-        let index = match self.last_query {
-            Some(last) if self.queries[last].qid == qid => last,
-            _ => self.query(qid),
-        };
-        self.last_query = Some(index);
+        let index = self.query(qid);
         let span = self.docnos.push(docno)?;
         self.push_entry(index, span, score, line);
         Ok(())
@@ -166,14 +159,8 @@ impl RunBuilder {
 
     /// The index of `qid`'s results, a new empty query if it has none yet.
     pub(crate) fn query(&mut self, qid: &str) -> usize {
-        match self.query_index.get(qid) {
-            Some(&index) => index,
-            None => {
-                self.queries.push(QueryRun { qid: qid.to_string(), entries: Vec::new() });
-                self.query_index.insert(qid.into(), self.queries.len() - 1);
-                self.queries.len() - 1
-            }
-        }
+        let queries = &mut self.queries;
+        self.query_ids.index_of(qid, |qid| queries.push(QueryRun { qid: qid.to_string(), entries: Vec::new() }))
     }
 
     /// A builder whose entries' document ids are already in `docnos` ([`RunBuilder::push_entry`]).
