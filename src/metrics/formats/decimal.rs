@@ -1,12 +1,11 @@
 //! Reading a decimal number the way `str::parse::<f64>` does, faster for the plain forms runs are written in.
 //!
-//! A run's score column is almost always `[-+]digits[.digits]` with at most 15 significant digits (`12.084330`,
-//! `-3.5`, `97`). For those, Clinger's fast path gives the correctly rounded double directly: the digits as an
-//! integer `m ≤ 2⁵³` and `10^f` for `f ≤ 22` fractional digits are both exact doubles, and IEEE division rounds
-//! `m / 10^f` correctly — the same bits `str::parse` returns. Every other form (an exponent, more digits, `inf`,
-//! `nan`, anything malformed) goes to `str::parse` itself. In wasm the fast path took parsing a 10M-line run's
-//! scores from about a quarter of the parse to a few percent (`std`'s reader is general: it handles every form,
-//! then tries this same fast path).
+//! A run's score column is almost always `[-+]digits[.digits]` whose digits, read as one integer, are at most 2⁵³
+//! (`12.084330`, `-3.5`, `97`). For those, Clinger's fast path gives the correctly rounded double directly: that
+//! integer `m` and `10^f` for `f ≤ 22` fractional digits are both exact doubles, and IEEE division rounds `m / 10^f`
+//! correctly — the same bits `str::parse` returns. Every other form (an exponent, more digits, `inf`, `nan`,
+//! anything malformed) goes to `str::parse` itself. `std`'s reader handles every form before it tries this same
+//! fast path: reading a 10M-line run's scores in wasm took 195 ms with it, about 150 ms with this.
 
 /// Powers of ten exactly representable as doubles.
 const EXACT_POWERS_OF_TEN: [f64; 23] = [
