@@ -309,6 +309,8 @@ export function evaluate(qrels: QrelsInput, run: RunInput, measures?: MeasureLis
     [r, ownR] = runHandle(run, "run", options?.keepFirstDuplicate === true);
     const settings = wasmOptions(options);
     const list = measures === undefined || measures === null ? [] : Array.isArray(measures) ? measures : [measures];
+    // before filtering: a sparse array of length 2³² − 1 would be walked index by index for a minute
+    checkListLength(list, "measures");
     const defined = list.filter((m): m is DefinedMeasure => m instanceof DefinedMeasure);
     if (defined.length === 0) return shape(wasm.metricsEvaluate(q.handle, r.handle, measures ?? null, settings));
     const names = list.filter((m) => !(m instanceof DefinedMeasure));
