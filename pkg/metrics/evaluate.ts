@@ -148,14 +148,20 @@ function isColumnar(input: object): boolean {
   return Array.isArray(record.queryIds) || ArrayBuffer.isView(record.offsets);
 }
 
-/** `ids` (a column of strings) joined by U+0000, the form the wasm call splits. */
-function joinedIds(ids: unknown, field: string): [string, number] {
+/** `ids` as a column of strings, or `INVALID_ARGUMENT` naming the field or the first element that is not one. */
+function idColumn(ids: unknown, field: string): string[] {
   if (!Array.isArray(ids)) return invalidArgument(field, `expected an array of strings, got ${ids === null ? "null" : typeof ids}`);
   checkListLength(ids, field);
   for (let i = 0; i < ids.length; i++) {
     if (typeof ids[i] !== "string") invalidArgument(`${field}[${i}]`, `expected a string, got ${ids[i] === null ? "null" : typeof ids[i]}`);
   }
-  return [ids.join("\0"), ids.length];
+  return ids;
+}
+
+/** `ids` (a column of strings) joined by U+0000, the form the wasm call splits. */
+function joinedIds(ids: unknown, field: string): [string, number] {
+  const column = idColumn(ids, field);
+  return [column.join("\0"), column.length];
 }
 
 /**
@@ -165,26 +171,21 @@ function joinedIds(ids: unknown, field: string): [string, number] {
  * the join, whose bytes are the same.
  */
 function joinedIdBytes(ids: unknown, field: string): [Uint8Array, number] {
-  if (!Array.isArray(ids)) return invalidArgument(field, `expected an array of strings, got ${ids === null ? "null" : typeof ids}`);
-  checkListLength(ids, field);
-  let length = ids.length;
-  for (let i = 0; i < ids.length; i++) {
-    const id: unknown = ids[i];
-    if (typeof id !== "string") invalidArgument(`${field}[${i}]`, `expected a string, got ${id === null ? "null" : typeof id}`);
-    length += id.length;
-  }
+  const column = idColumn(ids, field);
+  let length = column.length;
+  for (const id of column) length += id.length;
   const out = new Uint8Array(Math.max(length - 1, 0));
   let at = 0;
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i] as string;
+  for (let i = 0; i < column.length; i++) {
+    const id = column[i];
     if (i > 0) out[at++] = 0;
     for (let j = 0; j < id.length; j++) {
       const c = id.charCodeAt(j);
-      if (c >= 0x80 || c === 0) return [encoder.encode(ids.join("\0")), ids.length];
+      if (c >= 0x80 || c === 0) return [encoder.encode(column.join("\0")), column.length];
       out[at++] = c;
     }
   }
-  return [out, ids.length];
+  return [out, column.length];
 }
 
 function columnarQrels(columns: ColumnarQrels, field: string): wasm.MetricsQrels {

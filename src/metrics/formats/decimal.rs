@@ -49,9 +49,10 @@ fn plain_decimal(bytes: &[u8]) -> Option<f64> {
         fraction_digits = digit_run(&mut i);
     }
     let digit_count = integer_digits + fraction_digits;
-    if i != digits.len() || digit_count == 0 || digit_count > 19 || mantissa > 1 << 53 || fraction_digits >= EXACT_POWERS_OF_TEN.len() {
+    if i != digits.len() || digit_count == 0 || digit_count > 19 || mantissa > 1 << 53 {
         return None;
     }
+    // (at most 19 fraction digits: the power is in the table)
     let value = mantissa as f64 / EXACT_POWERS_OF_TEN[fraction_digits];
     Some(if negative { -value } else { value })
 }

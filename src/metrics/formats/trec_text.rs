@@ -139,7 +139,9 @@ pub fn for_each_field_line<'a, const N: usize>(
                 break;
             }
             let start = i;
-            i = field_end(bytes, i);
+            while i < len && bytes[i] != b'\n' && !is_blank(bytes[i]) {
+                i += 1;
+            }
             if count < N {
                 // Both ends lie next to ASCII bytes (or the text's ends), so they are char boundaries.
                 fields[count] = &text[start..i];
@@ -152,36 +154,6 @@ pub fn for_each_field_line<'a, const N: usize>(
         }
     }
     Ok(())
-}
-
-/// Where the field starting at `start` ends: the first blank or line feed from there, or the text's end.
-///
-/// Eight bytes at a time: every separator is at most 0x20 and most field bytes are above it, so a word with no
-/// byte ≤ 0x20 is skipped whole (`(w − 0x21…21) & !w & 0x80…80` flags the first such byte exactly; later flags
-/// may be borrows). A control byte that is no separator (0x01…) belongs to the field, and the scan goes on.
-#[inline]
-fn field_end(bytes: &[u8], start: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut i = start;
-    loop {
-        while let Some(word) = bytes.get(i..i + 8) {
-            let word = u64::from_le_bytes(word.try_into().expect("8 bytes"));
-            let low = word.wrapping_sub(ONES * 0x21) & !word & HIGH;
-            if low != 0 {
-                i += (low.trailing_zeros() / 8) as usize;
-                break;
-            }
-            i += 8;
-        }
-        while i < bytes.len() && bytes[i] > 0x20 {
-            i += 1;
-        }
-        if i >= bytes.len() || bytes[i] == b'\n' || is_blank(bytes[i]) {
-            return i;
-        }
-        i += 1;
-    }
 }
 
 /// `bytes` as UTF-8 text, or a `PARSE` error naming `field`, the line and the byte within it (trec_eval's files
@@ -218,26 +190,5 @@ mod tests {
         assert_eq!(field_lines::<3>(text), vec![(3, ["a", "b", "c"], 3), (5, ["d", "e", "f"], 5), (6, ["last", "", ""], 1)]);
         assert_eq!(field_lines::<2>(""), vec![]);
         assert_eq!(field_lines::<2>("x é\n"), vec![(1, ["x", "é"], 2)]);
-    }
-
-    #[test]
-    fn fields_end_where_a_byte_at_a_time_scan_ends_them() {
-        // fields of every length around the 8-byte words, with control bytes that are no separators (they belong
-        // to the field), non-ASCII letters, and each separator after them
-        let pieces = ["", "a", "\u{1}", "ab\u{1f}cdefghij", "é", "ÿÿÿÿÿ", "abcdefg", "abcdefgh", "abcdefghi", "0123456789abcdefghi"];
-        for a in pieces {
-            for b in pieces {
-                for separator in [" ", "\t", "\r", "\u{b}", "\u{c}", "\n", ""] {
-                    let text = format!("{a}{b}{separator}z");
-                    let bytes = text.as_bytes();
-                    for start in 0..bytes.len() {
-                        let expected = (start..bytes.len())
-                            .find(|&i| bytes[i] == b'\n' || super::is_blank(bytes[i]))
-                            .unwrap_or(bytes.len());
-                        assert_eq!(super::field_end(bytes, start), expected, "{text:?} from {start}");
-                    }
-                }
-            }
-        }
     }
 }
