@@ -33,18 +33,19 @@ pub struct CpuPlan {
 }
 
 impl CpuPlan {
-    /// Builds the plan for output `output` of the graph described by `info`, after fusing its dynamic
-    /// quantisation chains ([`row_quantization`]).
-    pub fn new(mut proto: pb::ModelProto, info: &ModelInfo, output: &str) -> Result<Self> {
+    /// Builds the plan for output `output` of a prepared graph (`onnx_import::prepare`: its dynamic
+    /// quantisation chains fused, [`row_quantization`]) described by `info`.
+    pub fn new(proto: pb::ModelProto, info: &ModelInfo, output: &str) -> Result<Self> {
         if !info.outputs.iter().any(|o| o == output) {
             return Err(Error::model_load(format!(
                 "model: no output named {output:?} (the graph outputs {:?})",
                 info.outputs
             )));
         }
-        let dynamic_quantization =
-            proto.graph.as_ref().is_some_and(|g| g.node.iter().any(|n| n.op_type == "DynamicQuantizeLinear"));
-        row_quantization::fusion::fuse(&mut proto);
+        let dynamic_quantization = proto
+            .graph
+            .as_ref()
+            .is_some_and(|g| g.node.iter().any(|n| n.op_type == "DynamicQuantizeLinear" || n.op_type == row_quantization::OP_TYPE));
         let typed = guarded("model: cannot prepare the graph for tract", move || {
             // The file's own shape annotations are ignored: exports name their dims differently ("batch",
             // "batch_size", "B", "unk__0"…) and tools like onnxruntime's quantizer add `value_info` entries

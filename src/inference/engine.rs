@@ -17,7 +17,7 @@
 use super::batching::{Batch, Sequence};
 use super::cross_encoder::{group_sequences, rank_groups};
 #[cfg(feature = "webgpu")]
-use super::webgpu::{BertWeights, GpuBert};
+use super::{bert::BertWeights, webgpu::GpuBert};
 use super::{CrossEncoder, Embedder, ModelLoadOptions, ModelFiles, Pooling, PreparedModel, Ranked, RerankOptions};
 use crate::{Error, Result};
 
@@ -106,7 +106,7 @@ impl Backend {
         if let Some(weights) = weights {
             let model = match weights {
                 Ok(w) => GpuBert::upload(&w).await,
-                Err(e) => Err(e),
+                Err(e) => Err(Error::unsupported(format!("webgpu: {}", e.message))),
             };
             match model {
                 Ok(m) => b.state = State::Unprobed(Box::new(m)),

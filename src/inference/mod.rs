@@ -19,11 +19,13 @@
 
 pub mod batch_work;
 pub mod batching;
+pub mod bert;
 pub mod cpu;
 pub mod cross_encoder;
 pub mod device;
 pub mod embedder;
 pub mod engine;
+pub mod f32_tile;
 pub mod headwise_attention;
 pub mod memory_budget;
 pub mod middle_broadcast_add;

@@ -9,4 +9,5 @@ mod int8;
 mod collection;
 mod bench;
 mod hub_exports;
+mod bert_engine;
 mod headwise_attention;

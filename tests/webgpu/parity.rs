@@ -18,7 +18,8 @@
 
 use crate::common::*;
 use rerankit::inference::onnx_import::decode;
-use rerankit::inference::webgpu::{block_on, BertWeights, Gpu, GpuBert};
+use rerankit::inference::bert::BertWeights;
+use rerankit::inference::webgpu::{block_on, Gpu, GpuBert};
 use rerankit::inference::{CrossEncoderEngine, Device, EmbedderEngine, ModelLoadOptions, Output, RerankOptions};
 use rerankit::ErrorCode;
 use std::cell::RefCell;
@@ -181,12 +182,11 @@ fn builtin_pairs_and_rerank_match_tract() {
 
 #[test]
 fn int8_graph_is_unsupported_on_webgpu() {
-    // quantised graphs stay on the CPU: the weight mapping refuses them with UNSUPPORTED, which CrossEncoderEngine
-    // turns into a CPU fallback + warning (Backend::open)
-    let dir = model_dir("ce-parity-1", "model_int8.onnx");
-    let err = BertWeights::from_onnx(&decode(&dir.model).unwrap(), "logits", Some(12)).unwrap_err();
-    assert_eq!(err.code, ErrorCode::Unsupported);
-    assert!(err.message.contains("quantised"), "{err}");
+    // quantised graphs map (the CPU's BERT engine runs them) but stay off the GPU: GpuBert refuses int8 weights
+    // with UNSUPPORTED, which CrossEncoderEngine turns into a CPU fallback + warning (Backend::open)
+    let (ce, heard) = gpu_cross_encoder("ce-parity-1", "model_int8.onnx", Device::WebGpu);
+    assert_eq!(ce.device(), "cpu");
+    assert!(heard.borrow().iter().any(|w| w.contains("webgpu: quantised")), "{:?}", heard.borrow());
 }
 
 #[test]
@@ -284,7 +284,7 @@ fn weight_mapping_handles_decomposed_layer_norm_and_rejects_unknown_graphs() {
     let gpu = Arc::new(block_on(Gpu::new()).unwrap());
     let check = |proto: &tract_onnx::pb::ModelProto, what: &str| {
         let w = BertWeights::from_onnx(proto, "logits", None).unwrap_or_else(|e| panic!("{what}: {e}"));
-        let mut m = GpuBert::new(gpu.clone(), &w);
+        let mut m = GpuBert::new(gpu.clone(), &w).unwrap();
         let batch = rerankit::inference::batching::batches(&seqs, &rerankit::inference::memory_budget::BatchLimit::rows(2), 0).remove(0);
         let out = block_on(m.run(&batch, Output::Logits)).unwrap();
         let mut got = vec![0f32; 2];

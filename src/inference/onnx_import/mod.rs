@@ -2,7 +2,8 @@
 //!
 //! Exports differ in ways that do not change what the model computes: weights in a separate `.onnx_data` file
 //! ([`external_data`]), fp16 storage ([`float16`]), onnxruntime's fused `com.microsoft` ops ([`contrib_ops`]),
-//! int64 position counting that tract cannot evaluate ([`integer_cumsum`]).
+//! int64 position counting that tract cannot evaluate ([`integer_cumsum`]). Dynamic-quantisation chains become
+//! one node each ([`row_quantization::fusion`](crate::inference::row_quantization::fusion)).
 //! [`prepare`] decodes the protobuf and removes each difference, then checks that every remaining op is one
 //! tract implements, so that what cannot run fails here as `UNSUPPORTED` naming the op — never later, as a
 //! panic inside tract (a trap in wasm).
@@ -86,6 +87,8 @@ pub fn prepare(bytes: &[u8], external: &[ExternalFile]) -> Result<(pb::ModelProt
     report.expanded_contrib_ops = proto.graph.as_ref().map_or(0, |g| g.node.len()) != before;
     integer_cumsum::narrow(&mut proto);
     check_ops(&proto)?;
+    // after the check: the fused node is rerankit's own op
+    crate::inference::row_quantization::fusion::fuse(&mut proto);
     Ok((proto, report))
 }
 

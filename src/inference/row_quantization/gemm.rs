@@ -59,6 +59,13 @@ impl PackedWeights {
     }
 }
 
+/// Weights and their per-column zero points as the kernel takes them: u8 storage is shifted into i8 with its
+/// zero point, `(w − zp) = ((w − 128) − (zp − 128))`, which leaves every product unchanged.
+pub fn to_signed(stored: &[i32], zero_point: Vec<i32>, unsigned: bool) -> (Vec<i8>, Vec<i32>) {
+    let shift = if unsigned { 128 } else { 0 };
+    (stored.iter().map(|&v| (v - shift) as i8).collect(), zero_point.into_iter().map(|z| z - shift).collect())
+}
+
 /// `y[m × n] = (q(x) · w − zero_point · Σq) · s_row · scale + bias`, rows quantised one by one (module doc).
 pub fn matmul(x: &[f32], m: usize, w: &PackedWeights, y: &mut [f32]) {
     let (k, n) = (w.k, w.n);

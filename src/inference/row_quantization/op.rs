@@ -68,17 +68,13 @@ impl Expansion for RowQuantizedMatMulSpec {
                 len => bail!("{prefix}: {len} values for {n} columns"),
             }
         };
-        // u8 weights are shifted into i8 with their zero point: (w − zp) = ((w − 128) − (zp − 128))
-        let shift = if w.datum_type() == u8::datum_type() { 128 } else { 0 };
-        let weights: Vec<i8> = if shift == 0 {
-            w.to_plain_array_view::<i8>()?.iter().copied().collect()
-        } else {
-            w.to_plain_array_view::<u8>()?.iter().map(|&v| (v as i32 - 128) as i8).collect()
+        let unsigned = w.datum_type() == u8::datum_type();
+        let stored: Vec<i32> = w.cast_to::<i32>()?.to_plain_array_view::<i32>()?.iter().copied().collect();
+        let stored_zero_point = match self.zero_point {
+            Some(i) => per_column(konst(i)?.as_ref())?.into_iter().map(|z| z as i32).collect(),
+            None => vec![0; n],
         };
-        let zero_point = match self.zero_point {
-            Some(i) => per_column(konst(i)?.as_ref())?.into_iter().map(|z| z as i32 - shift).collect(),
-            None => vec![-shift; n],
-        };
+        let (weights, zero_point) = gemm::to_signed(&stored, stored_zero_point, unsigned);
         let scale = per_column(konst(self.scale)?.as_ref())?;
         let bias = self.bias.map(|i| per_column(konst(i)?.as_ref())).transpose()?;
         let packed = PackedWeights::new(k, n, &weights, zero_point, scale, bias);

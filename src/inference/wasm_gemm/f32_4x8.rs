@@ -1,4 +1,5 @@
-//! f32 GEMM micro-kernel, MR = 4 rows × NR = 8 columns, 8 `f32x4` accumulators (see the module doc above).
+//! tract's f32 kernel entry point around [`f32_tile`](crate::inference::f32_tile)'s 4 × 8 micro-kernel, with the
+//! fused epilogue ops in SIMD (see the module doc above).
 //!
 //! Packed operands (tract's `PackedFormat`, k-major): A panel `a[k·4 + r]`, B panel `b[k·8 + c]`.
 use std::arch::wasm32::*;
@@ -6,64 +7,10 @@ use std::arch::wasm32::*;
 use tract_linalg::mmm::FusedKerSpec;
 
 use super::fused_op;
-
-const MR: usize = 4;
-const NR: usize = 8;
+use crate::inference::f32_tile::{MR, NR};
 
 /// The tile as 8 vectors: row r is `t[2r]` (columns 0–3) and `t[2r + 1]` (columns 4–7), the layout of `[[f32; 8]; 4]`.
 type Tile = [v128; 2 * MR];
-
-/// `c + a·b` per lane. The `+relaxed-simd` build (the `relaxed-simd` feature: the `.wasm` chosen where the runtime has relaxed SIMD,
-/// docs/inference.md) issues one `f32x4.relaxed_madd`, which engines lower to a fused multiply-add where the CPU has
-/// one (x86 FMA3, ARM `fmla`) and to a multiply and an add otherwise; the product is then rounded once instead
-/// of twice, so its outputs may differ from the SIMD128 build's in the last bits (both are within the parity
-/// tests' 1e-4 of onnxruntime). SIMD128 alone has no fused multiply-add.
-/// (A macro: `#[inline(always)]` cannot be combined with `#[target_feature]`, and the intrinsic needs the feature
-/// enabled in the function it is inlined into, [`add_mat_mul`].)
-#[cfg(feature = "relaxed-simd")]
-macro_rules! madd {
-    ($a:expr, $b:expr, $c:expr) => {
-        f32x4_relaxed_madd($a, $b, $c)
-    };
-}
-#[cfg(not(feature = "relaxed-simd"))]
-macro_rules! madd {
-    ($a:expr, $b:expr, $c:expr) => {
-        f32x4_add($c, f32x4_mul($a, $b))
-    };
-}
-
-/// `acc[r] += a[k·MR + r] · b[k·NR ..][0..8]` for every k: per k, 2 loads of B, 4 splat-loads of A and
-/// 8 `madd!`s (8 mul + 8 add in SIMD128, 8 fused multiply-adds with relaxed SIMD). Accumulators are locals,
-/// loaded from and stored back to the tile around the loop.
-#[inline(never)]
-#[cfg_attr(feature = "relaxed-simd", target_feature(enable = "relaxed-simd"))]
-unsafe fn add_mat_mul(tile: &mut Tile, k: usize, pa: *const f32, pb: *const f32) {
-    unsafe {
-        let [mut c00, mut c01, mut c10, mut c11, mut c20, mut c21, mut c30, mut c31] = *tile;
-        let mut a = pa;
-        let mut b = pb as *const v128;
-        for _ in 0..k {
-            let b0 = v128_load(b);
-            let b1 = v128_load(b.add(1));
-            let a0 = v128_load32_splat(a as *const u32);
-            c00 = madd!(a0, b0, c00);
-            c01 = madd!(a0, b1, c01);
-            let a1 = v128_load32_splat(a.add(1) as *const u32);
-            c10 = madd!(a1, b0, c10);
-            c11 = madd!(a1, b1, c11);
-            let a2 = v128_load32_splat(a.add(2) as *const u32);
-            c20 = madd!(a2, b0, c20);
-            c21 = madd!(a2, b1, c21);
-            let a3 = v128_load32_splat(a.add(3) as *const u32);
-            c30 = madd!(a3, b0, c30);
-            c31 = madd!(a3, b1, c31);
-            a = a.add(MR);
-            b = b.add(NR / 4);
-        }
-        *tile = [c00, c01, c10, c11, c20, c21, c30, c31];
-    }
-}
 
 /// Columns 0–3 of four row vectors: `[v0[j], v1[j], v2[j], v3[j]]` for j = 0..4.
 #[inline(always)]
@@ -182,7 +129,8 @@ pub(super) unsafe fn kernel(ops: &[FusedKerSpec<f32>]) -> isize {
                 FusedKerSpec::Done => return 0,
                 // tract's f32 layouts only: packing 0 is f32 × f32 in PackedFormat.
                 FusedKerSpec::AddMatMul { k, pa, pb, packing: 0 } => {
-                    add_mat_mul(&mut t, k, pa as *const f32, pb as *const f32)
+                    // the tile's 8 vectors are the rows of `[[f32; 8]; 4]`
+                    crate::inference::f32_tile::add_mat_mul(&mut *(t.as_mut_ptr() as *mut [[f32; NR]; MR]), k, pa as *const f32, pb as *const f32)
                 }
                 FusedKerSpec::AddMatMul { .. } => return 1,
                 ref op => {

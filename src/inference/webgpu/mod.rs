@@ -4,8 +4,8 @@
 //!   matmul with bias and fused exact GELU, attention, residual + layer norm, classifier head, mean pooling, GELU).
 //! - [`reference`]: the same math in plain Rust, for the kernel tests.
 //! - [`context`]: device, pipeline cache, buffers, GPU-error capture, read-back.
-//! - [`weights`]: BERT weights from the ONNX graph, mapped by structure (`UNSUPPORTED` otherwise).
-//! - [`model`]: the forward pass (weights resident, activations and bind groups reused across batches).
+//! - [`model`]: the forward pass of [`BertWeights`](crate::inference::bert::BertWeights) (weights resident,
+//!   activations and bind groups reused across batches).
 //!
 //! The engines that choose between this and the CPU — the parity probe, the fallback — are
 //! `super::engine`'s.
@@ -17,11 +17,9 @@ pub mod context;
 pub mod kernels;
 pub mod model;
 pub mod reference;
-pub mod weights;
 
 pub use context::Gpu;
 pub use model::{GpuBert, Output};
-pub use weights::{BertWeights, PoolerActivation};
 /// The wgpu the kernels run on (for tests and benches that make their own buffers).
 pub use wgpu;
 #[cfg(not(target_arch = "wasm32"))]

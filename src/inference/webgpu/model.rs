@@ -7,8 +7,8 @@
 //!   f = GELU(X·Wi + bi);  t = f·Wf + bf;  X = LN₂(t + X).
 
 use super::context::Gpu;
-use super::kernels::{self, Attention, Classifier, Dispatch, Embeddings, Matmul, MeanPool, ResidualLayerNorm, MAX_SEQUENCE};
-use super::weights::{BertWeights, Head, Linear, PoolerActivation};
+use super::kernels::{self, Attention, Classifier, Dispatch, Embeddings, Matmul, MeanPool, ResidualLayerNorm, MAX_HEAD_DIM, MAX_HIDDEN, MAX_SEQUENCE};
+use crate::inference::bert::{BertWeights, Head, Linear, PoolerActivation};
 use crate::inference::batching::{batches, Batch, Sequence};
 use crate::inference::memory_budget::BatchLimit;
 pub use crate::inference::engine::Output;
@@ -23,8 +23,9 @@ struct GpuLinear {
 }
 
 impl GpuLinear {
-    fn new(gpu: &Gpu, name: &str, l: &Linear) -> Self {
-        GpuLinear { w: gpu.upload_f32(name, &l.w), b: gpu.upload_f32(name, &l.b), inputs: l.inputs, outputs: l.outputs }
+    fn new(gpu: &Gpu, name: &str, l: &Linear) -> Result<Self> {
+        let w = l.w.as_f32().ok_or_else(|| Error::internal("webgpu: int8 weights passed GpuBert::fits"))?;
+        Ok(GpuLinear { w: gpu.upload_f32(name, w), b: gpu.upload_f32(name, &l.b), inputs: l.inputs, outputs: l.outputs })
     }
 }
 
@@ -92,12 +93,31 @@ impl std::fmt::Debug for GpuBert {
 impl GpuBert {
     /// The GPU model of `weights`, uploaded to a new device.
     pub async fn upload(weights: &BertWeights) -> Result<GpuBert> {
+        GpuBert::fits(weights)?;
         let gpu = Arc::new(Gpu::new().await?);
-        Ok(GpuBert::new(gpu, weights))
+        GpuBert::new(gpu, weights)
+    }
+
+    /// `UNSUPPORTED` for what the kernels do not cover: int8 weights, sizes.
+    fn fits(weights: &BertWeights) -> Result<()> {
+        if weights.is_quantised() {
+            return Err(Error::unsupported("webgpu: quantised graphs run on the CPU only; use the float32 model.onnx for WebGPU"));
+        }
+        let (hidden, heads) = (weights.hidden, weights.heads);
+        if hidden > MAX_HIDDEN {
+            return Err(Error::unsupported(format!("webgpu: hidden size {hidden} > {MAX_HIDDEN}")));
+        }
+        if hidden / heads > MAX_HEAD_DIM || (hidden / heads) % 4 != 0 {
+            return Err(Error::unsupported(format!(
+                "webgpu: {heads} heads of hidden size {hidden} (the kernels need a head size that is a multiple of 4, at most {MAX_HEAD_DIM})"
+            )));
+        }
+        Ok(())
     }
 
     /// Uploads `weights` to `gpu`.
-    pub fn new(gpu: Arc<Gpu>, weights: &BertWeights) -> Self {
+    pub fn new(gpu: Arc<Gpu>, weights: &BertWeights) -> Result<Self> {
+        GpuBert::fits(weights)?;
         let g = &*gpu;
         let (typ, types) = match &weights.token_type {
             Some((t, n)) => (g.upload_f32("token_type", t), *n),
@@ -113,24 +133,26 @@ impl GpuBert {
             .layers
             .iter()
             .enumerate()
-            .map(|(i, l)| GpuLayer {
-                qkv: GpuLinear::new(g, &format!("l{i}.qkv"), &l.qkv),
-                attn_out: GpuLinear::new(g, &format!("l{i}.attn_out"), &l.attn_out),
-                ln1: (g.upload_f32("ln1", &l.ln1.gamma_beta), l.ln1.eps),
-                ffn_in: GpuLinear::new(g, &format!("l{i}.ffn_in"), &l.ffn_in),
-                ffn_out: GpuLinear::new(g, &format!("l{i}.ffn_out"), &l.ffn_out),
-                ln2: (g.upload_f32("ln2", &l.ln2.gamma_beta), l.ln2.eps),
+            .map(|(i, l)| {
+                Ok(GpuLayer {
+                    qkv: GpuLinear::new(g, &format!("l{i}.qkv"), &l.qkv)?,
+                    attn_out: GpuLinear::new(g, &format!("l{i}.attn_out"), &l.attn_out)?,
+                    ln1: (g.upload_f32("ln1", &l.ln1.gamma_beta), l.ln1.eps),
+                    ffn_in: GpuLinear::new(g, &format!("l{i}.ffn_in"), &l.ffn_in)?,
+                    ffn_out: GpuLinear::new(g, &format!("l{i}.ffn_out"), &l.ffn_out)?,
+                    ln2: (g.upload_f32("ln2", &l.ln2.gamma_beta), l.ln2.eps),
+                })
             })
-            .collect();
+            .collect::<Result<_>>()?;
         let (pooler, classifier) = match &weights.head {
             Head::Classifier { pooler, classifier } => (
-                pooler.as_ref().map(|p| (GpuLinear::new(g, "pooler", &p.linear), p.activation)),
-                Some(GpuLinear::new(g, "classifier", classifier)),
+                pooler.as_ref().map(|p| Ok((GpuLinear::new(g, "pooler", &p.linear)?, p.activation))).transpose()?,
+                Some(GpuLinear::new(g, "classifier", classifier)?),
             ),
             Head::States => (None, None),
         };
         let dummy = g.storage("dummy", 4);
-        GpuBert {
+        Ok(GpuBert {
             hidden: weights.hidden,
             heads: weights.heads,
             vocab: weights.vocab,
@@ -145,7 +167,7 @@ impl GpuBert {
             acts: None,
             last_matmul_flops: 0.0,
             gpu,
-        }
+        })
     }
 
     pub fn gpu(&self) -> &Arc<Gpu> {

@@ -1,7 +1,7 @@
 //! Plain-Rust references of the WGSL kernels (f64 accumulation), one function per kernel, same layouts.
 //! The kernel tests (`tests/webgpu/kernels.rs`) compare the GPU against these.
 
-use super::weights::PoolerActivation;
+use crate::inference::bert::PoolerActivation;
 
 /// matmul.wgsl: `C = act(A·W + bias)`, A `[m, k]`, W `[k, n]`.
 pub fn matmul(a: &[f32], w: &[f32], bias: &[f32], m: usize, n: usize, k: usize, gelu_act: bool) -> Vec<f32> {

@@ -1,6 +1,7 @@
 use super::{Rng, assert_close, gpu, run};
 use rerankit::inference::webgpu::kernels::Classifier;
-use rerankit::inference::webgpu::{reference, PoolerActivation};
+use rerankit::inference::bert::PoolerActivation;
+use rerankit::inference::webgpu::reference;
 
 #[test]
 fn classifier_head_with_each_pooler_activation_and_without() {

@@ -1,7 +1,7 @@
 //! The classifier head kernel: `shaders/classifier.wgsl` and its dispatcher [`Classifier`].
 
 use super::{Dispatch, Gpu};
-use crate::inference::webgpu::weights::PoolerActivation;
+use crate::inference::bert::PoolerActivation;
 
 /// The WGSL of the kernel: the GELU functions (gelu_fn.wgsl), then classifier.wgsl.
 pub const SOURCE: &str = shader!("gelu_fn", "classifier");

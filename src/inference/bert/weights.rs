@@ -1,4 +1,4 @@
-//! BERT weights read from the ONNX graph the CPU path uses, mapped to their roles **by graph structure**.
+//! BERT weights read from an ONNX graph, mapped to their roles **by graph structure**.
 //!
 //! From `input_ids`, the walk finds the word-embedding `Gather`, follows the `Add` chain (position and token-type
 //! `Gather`s) to the embedding layer norm, then per encoder layer: the three `MatMul(+Add)` projections of the
@@ -10,25 +10,80 @@
 //!
 //! Layer norm is recognised fused (`LayerNormalization`) or decomposed (`ReduceMean → Sub → Pow → ReduceMean →
 //! Add ε → Sqrt → Div → Mul γ → Add β`); linear layers as `MatMul` + `Add` (weight `[in, out]`, or through a
-//! `Transpose` node) or `Gemm` (with `transB`); GELU as `Gelu` or the exact erf form (`Div √2 → Erf → Add 1 →
-//! Mul x → Mul ½`, any operand order). Anything else — tanh-approximated GELU, RoBERTa-style cumulative
-//! position ids, quantised (`MatMulInteger`/`DynamicQuantizeLinear`) graphs, external data — is `UNSUPPORTED`,
-//! and the caller falls back to the CPU path.
+//! `Transpose` node), `Gemm` (with `transB`), or a dynamically quantised chain once
+//! [`row_quantization::fusion`](crate::inference::row_quantization::fusion) has made it one node (int8 weights,
+//! [`Matrix::Int8`]); embedding tables stored quantised are read through their `DequantizeLinear`; GELU as
+//! `Gelu` or the exact erf form (`Div √2 → Erf → Add 1 → Mul x → Mul ½`, any operand order). Anything else —
+//! tanh-approximated GELU, onnxruntime's fused attention, rotary positions — is `UNSUPPORTED`.
 
-use super::kernels::{MAX_HEAD_DIM, MAX_HIDDEN};
 use crate::inference::model_info::parse_config;
 use crate::inference::{Output, PreparedModel};
 use crate::{Error, Result};
 use std::collections::HashMap;
+use crate::inference::row_quantization;
 use tract_onnx::pb;
+use tract_onnx::pb::tensor_proto::DataType;
 
-/// A dense layer: `y = x · w + b`, `w` row-major `[inputs, outputs]`.
+/// A weight matrix, row-major `[inputs, outputs]`.
+#[derive(Debug, Clone)]
+pub enum Matrix {
+    F32(Vec<f32>),
+    /// Stored in 8 bits by onnxruntime's `quantize_dynamic`: `w = (values − zero_point) · scale` per column, u8
+    /// values and zero points already shifted into i8 (`RowQuantizedMatMul`'s rule, [`row_quantization::gemm`]).
+    Int8 { values: Vec<i8>, zero_point: Vec<i32>, scale: Vec<f32> },
+}
+
+impl Matrix {
+    /// The float values, when the matrix is stored as floats.
+    pub fn as_f32(&self) -> Option<&[f32]> {
+        match self {
+            Matrix::F32(w) => Some(w),
+            Matrix::Int8 { .. } => None,
+        }
+    }
+}
+
+/// A dense layer: `y = x · w + b`.
 #[derive(Debug, Clone)]
 pub struct Linear {
-    pub w: Vec<f32>,
+    pub w: Matrix,
     pub b: Vec<f32>,
     pub inputs: usize,
     pub outputs: usize,
+}
+
+impl Linear {
+    /// Linear layers of the same input joined into one whose outputs are theirs in order (Q, K and V into
+    /// `[H, 3H]`); `None` when they are not all stored as floats or all as int8.
+    fn side_by_side<const N: usize>(parts: [Linear; N]) -> Option<Linear> {
+        let inputs = parts[0].inputs;
+        let outputs: usize = parts.iter().map(|l| l.outputs).sum();
+        fn rows<T: Copy>(blocks: &[(&[T], usize)], inputs: usize) -> Vec<T> {
+            let mut out = Vec::with_capacity(inputs * blocks.iter().map(|b| b.1).sum::<usize>());
+            for r in 0..inputs {
+                for &(w, n) in blocks {
+                    out.extend_from_slice(&w[r * n..(r + 1) * n]);
+                }
+            }
+            out
+        }
+        let b = parts.iter().flat_map(|l| l.b.iter().copied()).collect();
+        let w = if parts.iter().all(|l| matches!(l.w, Matrix::F32(_))) {
+            let blocks: Vec<(&[f32], usize)> = parts.iter().map(|l| (l.w.as_f32().unwrap(), l.outputs)).collect();
+            Matrix::F32(rows(&blocks, inputs))
+        } else {
+            let mut blocks = Vec::new();
+            let (mut zero_point, mut scale) = (Vec::new(), Vec::new());
+            for l in &parts {
+                let Matrix::Int8 { values, zero_point: z, scale: s } = &l.w else { return None };
+                blocks.push((values.as_slice(), l.outputs));
+                zero_point.extend_from_slice(z);
+                scale.extend_from_slice(s);
+            }
+            Matrix::Int8 { values: rows(&blocks, inputs), zero_point, scale }
+        };
+        Some(Linear { w, b, inputs, outputs })
+    }
 }
 
 /// Layer-norm parameters: γ then β (`[2, H]`) and ε.
@@ -96,7 +151,7 @@ pub struct BertWeights {
 }
 
 fn unsupported(msg: impl std::fmt::Display) -> Error {
-    Error::unsupported(format!("webgpu: {msg}"))
+    Error::unsupported(format!("the graph is not a BERT-family encoder rerankit maps: {msg}"))
 }
 
 /// A node that hands its input on unchanged: `Identity`, or a `Cast` to float32 of a float tensor — what an fp16
@@ -185,6 +240,9 @@ impl<'a> Graph<'a> {
             return tensor_f32(t).ok();
         }
         let n = self.producer(name)?;
+        if n.op_type == "DequantizeLinear" {
+            return self.dequantized(self.initializer(&n.input[0])?, n);
+        }
         if n.op_type == "Transpose" {
             let (dims, data) = self.floats(&n.input[0])?;
             if dims.len() == 2 {
@@ -195,6 +253,52 @@ impl<'a> Graph<'a> {
             }
         }
         None
+    }
+
+    /// `(t − zero_point) · scale` of an 8-bit initializer `t` with the one scale and zero point of `dequantize`
+    /// (a `DequantizeLinear` node), computed as ONNX defines it.
+    fn dequantized(&self, t: &pb::TensorProto, n: &pb::NodeProto) -> Option<(Vec<usize>, Vec<f32>)> {
+        let signed = match DataType::try_from(t.data_type).ok()? {
+            DataType::Uint8 => false,
+            DataType::Int8 => true,
+            _ => return None,
+        };
+        let value = |b: u8| if signed { b as i8 as f32 } else { b as f32 };
+        let scale = self.scalar(&n.input[1])?;
+        let zero_point = match n.input.get(2).filter(|s| !s.is_empty()) {
+            Some(z) => {
+                let z = self.initializer(z)?;
+                match (z.raw_data.as_slice(), z.int32_data.as_slice()) {
+                    ([b], _) => value(*b),
+                    ([], [v]) => *v as f32,
+                    _ => return None,
+                }
+            }
+            None => 0.0,
+        };
+        let dims: Vec<usize> = t.dims.iter().map(|&d| d.max(0) as usize).collect();
+        let values: Vec<f32> = if !t.raw_data.is_empty() {
+            t.raw_data.iter().map(|&b| (value(b) - zero_point) * scale).collect()
+        } else {
+            t.int32_data.iter().map(|&v| (v as f32 - zero_point) * scale).collect()
+        };
+        (values.len() == dims.iter().product::<usize>()).then_some((dims, values))
+    }
+
+    /// The embedding row lookup producing `name`: the `Gather`, its table's dims and values. `quantize_dynamic`
+    /// stores tables in 8 bits and dequantises the gathered rows (`DequantizeLinear(Gather(table, ids))`), which
+    /// is the dequantised table's rows.
+    fn embedding(&self, name: &str) -> Option<(&'a pb::NodeProto, Vec<usize>, Vec<f32>)> {
+        let n = self.producer(name)?;
+        let (gather, (dims, table)) = match n.op_type.as_str() {
+            "Gather" => (n, self.floats(&n.input[0])?),
+            "DequantizeLinear" => {
+                let gather = self.producer(&n.input[0]).filter(|p| p.op_type == "Gather")?;
+                (gather, self.dequantized(self.initializer(&gather.input[0])?, n)?)
+            }
+            _ => return None,
+        };
+        (dims.len() == 2 && attr_i(gather, "axis", 0) == 0).then_some((gather, dims, table))
     }
 
     fn scalar(&self, name: &str) -> Option<f32> {
@@ -308,7 +412,7 @@ fn linear_from(g: &Graph, node: &pb::NodeProto, x: &str) -> Option<(Linear, Stri
                 Some(a) => (g.floats(other_input(a, out, g)?)?.1, a.output[0].clone()),
                 None => (vec![0.0; dims[1]], out.clone()),
             };
-            Some((Linear { w, b, inputs: dims[0], outputs: dims[1] }, y))
+            Some((Linear { w: Matrix::F32(w), b, inputs: dims[0], outputs: dims[1] }, y))
         }
         "Gemm" if g.source_str(&node.input[0]) == x => {
             if attr_i(node, "transA", 0) != 0 {
@@ -333,7 +437,39 @@ fn linear_from(g: &Graph, node: &pb::NodeProto, x: &str) -> Option<(Linear, Stri
                 return None;
             }
             b.iter_mut().for_each(|v| *v *= beta);
-            Some((Linear { w, b, inputs: k, outputs: n }, node.output[0].clone()))
+            Some((Linear { w: Matrix::F32(w), b, inputs: k, outputs: n }, node.output[0].clone()))
+        }
+        row_quantization::OP_TYPE if node.domain == row_quantization::DOMAIN && g.source_str(&node.input[0]) == x => {
+            let optional = |i: usize| node.input.get(i).filter(|s| !s.is_empty());
+            let weights = g.initializer(&node.input[1])?;
+            let (k, n) = match weights.dims[..] {
+                [k, n] if k > 0 && n > 0 => (k as usize, n as usize),
+                _ => return None,
+            };
+            let integers = |t: &pb::TensorProto| -> Option<Vec<i32>> {
+                match DataType::try_from(t.data_type).ok()? {
+                    DataType::Uint8 if !t.raw_data.is_empty() => Some(t.raw_data.iter().map(|&v| v as i32).collect()),
+                    DataType::Int8 if !t.raw_data.is_empty() => Some(t.raw_data.iter().map(|&v| v as i8 as i32).collect()),
+                    DataType::Uint8 | DataType::Int8 => Some(t.int32_data.clone()),
+                    _ => None,
+                }
+            };
+            let stored = integers(weights)?;
+            let stored_zero_point = match optional(2) {
+                Some(z) => per_column(integers(g.initializer(z)?)?, n)?,
+                None => vec![0; n],
+            };
+            let unsigned = weights.data_type == DataType::Uint8 as i32;
+            let (values, zero_point) = row_quantization::gemm::to_signed(&stored, stored_zero_point, unsigned);
+            if values.len() != k * n {
+                return None;
+            }
+            let scale = per_column(g.floats(&node.input[3])?.1, n)?;
+            let b = match optional(4) {
+                Some(b) => per_column(g.floats(b)?.1, n)?,
+                None => vec![0.0; n],
+            };
+            Some((Linear { w: Matrix::Int8 { values, zero_point, scale }, b, inputs: k, outputs: n }, node.output[0].clone()))
         }
         _ => None,
     }
@@ -546,6 +682,11 @@ fn residual_add(g: &Graph, a: &str, residual: &str) -> Option<String> {
 }
 
 impl BertWeights {
+    /// Whether the linear layers hold int8 weights.
+    pub fn is_quantised(&self) -> bool {
+        self.layers.iter().any(|l| matches!(l.qkv.w, Matrix::Int8 { .. }))
+    }
+
     /// The weights of a prepared model up to `output`'s graph output; the head count comes from `config.json`
     /// when it names one (BERT-style configs say `num_attention_heads`, DistilBERT's `n_heads`).
     pub fn of_model(model: &PreparedModel<'_>, output: Output) -> Result<Self> {
@@ -561,39 +702,36 @@ impl BertWeights {
     /// reproduce (`logits` or `last_hidden_state`); `heads`: `config.json`'s `num_attention_heads`, if known.
     pub fn from_onnx(proto: &pb::ModelProto, output: &str, heads: Option<usize>) -> Result<Self> {
         let graph = proto.graph.as_ref().ok_or_else(|| Error::model_load("model: the ONNX file has no graph"))?;
-        if let Some(n) = graph.node.iter().find(|n| matches!(n.op_type.as_str(), "MatMulInteger" | "DynamicQuantizeLinear" | "QLinearMatMul" | "DequantizeLinear")) {
-            return Err(unsupported(format!(
-                "quantised graphs ({} nodes) run on the CPU only; use the float32 model.onnx for WebGPU",
-                n.op_type
-            )));
+        if let Some(n) = graph.node.iter().find(|n| matches!(n.op_type.as_str(), "MatMulInteger" | "DynamicQuantizeLinear" | "QLinearMatMul" | "MatMulNBits")) {
+            return Err(unsupported(format!("a quantised product ({}) that is not onnxruntime's dynamic-quantisation chain", n.op_type)));
         }
         let g = Graph::new(graph);
         let input_ids = *g.inputs.iter().find(|i| **i == "input_ids").ok_or_else(|| unsupported("no input_ids input"))?;
         let type_input = g.inputs.iter().find(|i| matches!(**i, "token_type_ids" | "segment_ids")).copied();
 
         // --- embeddings
-        let word_gather = graph
+        let (mut cur, wd, word) = graph
             .node
             .iter()
-            .find(|n| n.op_type == "Gather" && g.derives_from_input(&n.input[1], input_ids, 4) && g.floats(&n.input[0]).is_some_and(|(d, _)| d.len() == 2))
+            .filter(|n| n.op_type == "Gather" && g.derives_from_input(&n.input[1], input_ids, 4))
+            .flat_map(|n| {
+                // the gathered rows, or their dequantised values
+                let dequantized = g.consumers(&n.output[0]).into_iter().filter(|c| c.op_type == "DequantizeLinear");
+                std::iter::once(&n.output[0]).chain(dequantized.map(|c| &c.output[0]))
+            })
+            .find_map(|out| g.embedding(out).map(|(_, dims, table)| (out.clone(), dims, table)))
             .ok_or_else(|| unsupported("no word-embedding Gather fed by input_ids"))?;
-        let (wd, word) = g.floats(&word_gather.input[0]).unwrap();
         let (vocab, hidden) = (wd[0], wd[1]);
-        if hidden > MAX_HIDDEN {
-            return Err(unsupported(format!("hidden size {hidden} > {MAX_HIDDEN}")));
-        }
         let mut position = None;
         let mut token_type = None;
-        let mut cur = word_gather.output[0].clone();
         let (emb_ln, h) = loop {
             if let Some(ln) = layer_norm_of(&g, &cur) {
                 break ln;
             }
             let add = g.consumers(&cur).into_iter().find(|n| n.op_type == "Add").ok_or_else(|| unsupported("embeddings: no layer norm after the embedding sum"))?;
             let other = other_input(add, &cur, &g).ok_or_else(|| unsupported("embeddings: unexpected Add"))?;
-            let gather = g.producer(other).filter(|n| n.op_type == "Gather").ok_or_else(|| unsupported("embeddings: an Add operand is not an embedding Gather"))?;
-            let (d, table) = g.floats(&gather.input[0]).ok_or_else(|| unsupported("embeddings: Gather table is not a float constant"))?;
-            if d.len() != 2 || d[1] != hidden {
+            let (gather, d, table) = g.embedding(other).ok_or_else(|| unsupported("embeddings: an Add operand is not a lookup in a constant table"))?;
+            if d[1] != hidden {
                 return Err(unsupported("embeddings: table width differs from the hidden size"));
             }
             if type_input.is_some_and(|t| g.derives_from_input(&gather.input[1], t, 4)) {
@@ -698,23 +836,16 @@ impl BertWeights {
                 return Err(unsupported(format!("layer {layer_no}: projection shapes do not fit")));
             }
             intermediate = ffn_in.outputs;
-            // fuse Q, K, V column blocks into [H, 3H]
-            let mut w = vec![0f32; hidden * 3 * hidden];
-            for r in 0..hidden {
-                for (blk, l) in [&q, &k, &v].iter().enumerate() {
-                    w[r * 3 * hidden + blk * hidden..][..hidden].copy_from_slice(&l.w[r * hidden..(r + 1) * hidden]);
-                }
-            }
-            let b = [q.b.clone(), k.b.clone(), v.b.clone()].concat();
-            layers.push(Layer { qkv: Linear { w, b, inputs: hidden, outputs: 3 * hidden }, attn_out, ln1, ffn_in, ffn_out, ln2 });
+            let qkv = Linear::side_by_side([q, k, v]).ok_or_else(|| unsupported(format!("layer {layer_no}: Q, K and V are not stored alike")))?;
+            layers.push(Layer { qkv, attn_out, ln1, ffn_in, ffn_out, ln2 });
             h = h2;
         }
         if layers.is_empty() {
             return Err(unsupported("no transformer layer recognised (not a BERT-family encoder)"));
         }
         let heads = heads_found.ok_or_else(|| unsupported("cannot tell the number of attention heads (give config.json)"))?;
-        if heads == 0 || hidden % heads != 0 || hidden / heads > MAX_HEAD_DIM || (hidden / heads) % 4 != 0 {
-            return Err(unsupported(format!("{heads} heads do not fit hidden size {hidden} (head size a multiple of 4, at most {MAX_HEAD_DIM})")));
+        if heads == 0 || hidden % heads != 0 {
+            return Err(unsupported(format!("{heads} heads do not divide hidden size {hidden}")));
         }
         let head = if output == "logits" {
             head_of(g, output, &h, hidden)?
@@ -760,6 +891,20 @@ fn heads_from_reshape(g: &Graph, y: &str, hidden: usize) -> Option<usize> {
     }
 }
 
+/// One value per column of `n`: `v` itself, or its single value repeated.
+fn per_column<T: Copy>(v: Vec<T>, n: usize) -> Option<Vec<T>> {
+    match v.len() {
+        1 => Some(vec![v[0]; n]),
+        len if len == n => Some(v),
+        _ => None,
+    }
+}
+
+/// A node that multiplies its first input by a weight matrix.
+fn is_product(n: &pb::NodeProto) -> bool {
+    matches!(n.op_type.as_str(), "MatMul" | "Gemm" | row_quantization::OP_TYPE)
+}
+
 /// The classifier head, read backwards from `output`.
 fn head_of(g: &Graph, output: &str, last: &str, hidden: usize) -> Result<Head> {
     let err = || unsupported("the logits head is not [CLS] → (dense + tanh/ReLU/GELU →) linear");
@@ -772,12 +917,12 @@ fn head_of(g: &Graph, output: &str, last: &str, hidden: usize) -> Result<Head> {
             let mm = add_or_gemm.input.iter().find_map(|i| g.producer(i).filter(|n| n.op_type == "MatMul")).ok_or_else(err)?;
             mm.input[0].clone()
         }
-        "MatMul" => add_or_gemm.input[0].clone(),
+        "MatMul" | row_quantization::OP_TYPE => add_or_gemm.input[0].clone(),
         _ => return Err(err()),
     };
     let x = g.source_str(&x).to_string();
     let producer = g.producer(&x).ok_or_else(err)?;
-    let mm_node = g.consumers(&x).into_iter().find(|n| matches!(n.op_type.as_str(), "MatMul" | "Gemm")).ok_or_else(err)?;
+    let mm_node = g.consumers(&x).into_iter().find(|n| is_product(n)).ok_or_else(err)?;
     let (classifier, _) = linear_from(g, mm_node, &x).ok_or_else(err)?;
     let activation = match producer.op_type.as_str() {
         "Tanh" => Some((PoolerActivation::Tanh, g.source_str(&producer.input[0]).to_string())),
@@ -787,12 +932,12 @@ fn head_of(g: &Graph, output: &str, last: &str, hidden: usize) -> Result<Head> {
     let (pooler, cls) = if let Some((activation, t_in)) = activation {
         let p = g.producer(&t_in).ok_or_else(err)?;
         let px = match p.op_type.as_str() {
-            "Gemm" | "MatMul" => p.input[0].clone(),
+            "Gemm" | "MatMul" | row_quantization::OP_TYPE => p.input[0].clone(),
             "Add" => p.input.iter().find_map(|i| g.producer(i).filter(|n| n.op_type == "MatMul")).ok_or_else(err)?.input[0].clone(),
             _ => return Err(err()),
         };
         let px = g.source_str(&px).to_string();
-        let pm = g.consumers(&px).into_iter().find(|n| matches!(n.op_type.as_str(), "MatMul" | "Gemm")).ok_or_else(err)?;
+        let pm = g.consumers(&px).into_iter().find(|n| is_product(n)).ok_or_else(err)?;
         let (linear, _) = linear_from(g, pm, &px).ok_or_else(err)?;
         (Some(Pooler { linear, activation }), px)
     } else {
