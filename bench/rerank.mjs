@@ -31,11 +31,12 @@
 // onnxruntime-node's install script only fetches CUDA libraries, which a CPU bench does not need).
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
-import { gunzipSync, gzipSync } from "node:zlib";
+import { gzipSync } from "node:zlib";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import path from "node:path";
 import os from "node:os";
+import { paddedBatches, rerankWorkload } from "./rerank_workload.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -51,34 +52,11 @@ const nWorkers = Number(opt("--workers", String(os.availableParallelism())));
 const skip = new Set(String(opt("--skip", "")).split(",").filter(Boolean));
 // The package by path: bench/ has its own package.json, so a self-reference by name does not resolve here.
 const pkgDist = path.resolve(root, opt("--pkg", "pkg/dist"));
-const loadRerankit = () => import(pathToFileURL(path.join(pkgDist, "node.js")).href);
+const loadRerankit = () => import(pathToFileURL(path.join(pkgDist, "runtimes", "node.js")).href);
 const modelsDir = process.env.RERANKIT_MODELS || path.join(os.homedir(), ".cache/rerankit/models");
 const ceDir = path.join(modelsDir, "ce-probe");
-const coll = path.join(root, "tests/fixtures/collection");
 
-function collection() {
-  const docs = new Map();
-  for (const l of gunzipSync(readFileSync(path.join(coll, "corpus.jsonl.gz"))).toString("utf8").split("\n")) {
-    if (!l) continue;
-    const d = JSON.parse(l);
-    docs.set(d._id, `${d.title} ${d.text}`);
-  }
-  const queries = new Map();
-  for (const l of readFileSync(path.join(coll, "queries.jsonl"), "utf8").split("\n")) {
-    if (!l) continue;
-    const q = JSON.parse(l);
-    queries.set(q._id, q.text);
-  }
-  const run = new Map();
-  for (const l of readFileSync(path.join(coll, "runs/bm25.trec"), "utf8").split("\n")) {
-    const f = l.trim().split(/\s+/);
-    if (f.length < 6) continue;
-    if (!run.has(f[0])) run.set(f[0], []);
-    run.get(f[0]).push(f[2]);
-  }
-  const qids = [...run.keys()].sort((a, b) => Number(a) - Number(b)).slice(0, nQueries);
-  return qids.map((q) => ({ query: queries.get(q), docs: run.get(q).map((d) => docs.get(d)) }));
-}
+const collection = () => rerankWorkload(nQueries);
 
 // --- child mode: peak memory of one process reranking 100 docs with the wasm package ----------------------
 const ceFiles = (file) => ({ model: path.join(ceDir, file), tokenizer: path.join(ceDir, "tokenizer.json"), config: path.join(ceDir, "config.json"), maxLength });
@@ -190,22 +168,7 @@ if (!skip.has("native")) {
 }
 
 // onnxruntime baselines on the same tokens and batches.
-function batches(pairs) {
-  const order = pairs.map((_, i) => i).sort((a, b) => pairs[b].inputIds.length - pairs[a].inputIds.length);
-  const out = [];
-  for (let s = 0; s < order.length; s += batch) {
-    const rows = order.slice(s, s + batch);
-    const len = Math.max(...rows.map((i) => pairs[i].inputIds.length));
-    const ids = new BigInt64Array(rows.length * len), mask = new BigInt64Array(rows.length * len), types = new BigInt64Array(rows.length * len);
-    rows.forEach((i, r) => pairs[i].inputIds.forEach((id, t) => {
-      ids[r * len + t] = BigInt(id);
-      mask[r * len + t] = 1n;
-      types[r * len + t] = BigInt(pairs[i].tokenTypeIds[t]);
-    }));
-    out.push({ rows: rows.length, len, ids, mask, types });
-  }
-  return out;
-}
+const batches = (pairs) => paddedBatches(pairs, batch);
 /** One query's prepared batches through an onnxruntime session. */
 async function runOrtBatches(ort, session, bs) {
   for (const b of bs) {

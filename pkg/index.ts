@@ -9,4 +9,5 @@ export { CrossEncoder, Embedder, type Device, type EncodedPair, type Dtype, type
 export { type DeviceOption, type ProbeReport, type WebGpuInfo } from "./models/engine.js";
 export { DEFAULT_CACHE_NAME, type ModelCacheStore, type CacheApiCache } from "./models/model_source.js";
 export type { WorkersOption } from "./models/pool.js";
+export { int8Kernel, type Int8Kernel } from "./models/int8_kernel.js";
 export type { ProgressHandler } from "./call_control.js";

@@ -164,6 +164,12 @@ fn gather_rows_fed_by(graph: &pb::GraphProto, input: &str) -> Option<usize> {
 }
 
 /// Parses `config.json` bytes (a Hugging Face model config).
+/// The number of attention heads a `config.json` names (BERT-style configs say `num_attention_heads`,
+/// DistilBERT's `n_heads`).
+pub fn attention_heads(config: &Value) -> Option<usize> {
+    ["num_attention_heads", "n_heads"].iter().find_map(|k| config.get(*k)).and_then(Value::as_u64).map(|v| v as usize)
+}
+
 pub fn parse_config(bytes: &[u8]) -> Result<Value> {
     let value: Value =
         serde_json::from_slice(bytes).map_err(|e| Error::model_load(format!("config: not valid JSON ({e})")))?;

@@ -1,7 +1,7 @@
 // The page both tests/browser/webgpu.test.mjs and bench/webgpu.mjs drive: headless Chromium on a page served from
 // 127.0.0.1 (a secure context, as WebGPU requires) that imports the built package (pkg/dist/runtimes/browser.js) as
 // `window.rerankit`; model files are served from $RERANKIT_MODELS under /models/, the Hub exports of
-// tests/fixtures/hub under /hub/.
+// tests/fixtures/hub under /hub/, and onnxruntime-web (bench/node_modules, for bench/rerank_chromium.mjs) under /ort/.
 //
 // Chromium offers WebGPU without a GPU through SwiftShader (its software Vulkan, a "fallback adapter") once
 // `--enable-unsafe-webgpu` is given on Linux; `--disable-gpu-sandbox` lets its GPU process start in containers.
@@ -47,7 +47,9 @@ function serve() {
     if (url.pathname.startsWith("/models/")) file = path.join(models, url.pathname.slice("/models/".length));
     const hub = path.join(root, "tests", "fixtures", "hub");
     if (url.pathname.startsWith("/hub/")) file = path.join(hub, decodeURIComponent(url.pathname.slice("/hub/".length)));
-    const base = file && (file.startsWith(path.join(root, "pkg", "dist")) || file.startsWith(models) || file.startsWith(hub + path.sep)) ? file : null;
+    const ort = path.join(root, "bench", "node_modules", "onnxruntime-web", "dist");
+    if (url.pathname.startsWith("/ort/")) file = path.join(ort, url.pathname.slice("/ort/".length));
+    const base = file && [path.join(root, "pkg", "dist"), models, hub + path.sep, ort + path.sep].some((d) => file.startsWith(d)) ? file : null;
     if (!base || !existsSync(base) || !statSync(base).isFile()) {
       res.statusCode = 404;
       return res.end("not found");

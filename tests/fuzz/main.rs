@@ -12,7 +12,9 @@ mod mutation;
 use mutation::{mutate, Rng};
 use rerankit::eval::agent::{self, llm::Config, Responses};
 use rerankit::eval::haystack::{table::parse_literal, EvaluationResult, HaystackMetricsOptions};
-use rerankit::inference::{CrossEncoder, ModelLoadOptions, ModelFiles};
+use rerankit::inference::batching::Batch;
+use rerankit::inference::bert::{BertWeights, CpuBert};
+use rerankit::inference::{CrossEncoder, ModelFiles, ModelLoadOptions, Output, PreparedModel};
 use rerankit::metrics::{evaluate, parse_measures, DuplicatePolicy, EvalOptions, Qrels, Run};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -337,6 +339,16 @@ fn load_and_score(model: &[u8], tokenizer: &[u8], config: &[u8]) -> bool {
     scored.is_ok()
 }
 
+/// The BERT engine (src/inference/bert) on an edited graph: its weights mapped or refused with an error, and a
+/// mapped model runs a short sequence — never a panic.
+fn map_and_run_bert(model: &[u8]) {
+    let Ok(prepared) = PreparedModel::prepare(model, &[], &[], None) else { return };
+    if let Ok(weights) = BertWeights::of_model(&prepared, Output::Logits) {
+        let batch = Batch { rows: vec![0], len: 3, input_ids: vec![0, 1, 2], attention_mask: vec![1; 3], token_type_ids: vec![0; 3] };
+        let _ = CpuBert::new(weights).run(&batch);
+    }
+}
+
 /// Fuzzes one of a model's files (`which`: 0 model, 1 tokenizer, 2 config), the other two kept, for each model.
 fn fuzz_model_file(target: &str, which: usize) {
     // the quantised graphs only where the graph is what varies
@@ -430,6 +442,8 @@ fn mutate_graph(rng: &mut Rng, proto: &mut tract_onnx::pb::ModelProto) {
     }
 }
 
+/// Edited graphs of the tiny models, loaded by the CPU path (tract) and by the BERT engine: each an answer or
+/// an error, never a panic or a hang.
 #[test]
 fn onnx_graphs() {
     use prost::Message;
@@ -453,6 +467,7 @@ fn onnx_graphs() {
             if let Some(path) = std::env::var_os("RERANKIT_FUZZ_TRACE") {
                 let _ = std::fs::write(path, &bytes);
             }
+            map_and_run_bert(&bytes);
             load_and_score(&bytes, &m.tokenizer, &m.config)
         });
     }

@@ -183,7 +183,7 @@ fn an_op_outside_the_engine_is_unsupported_by_name() {
 
 /// Graph edits the fuzzer (tests/fuzz/main.rs `onnx_graphs`) found to abort or hang tract are refused first:
 /// a `Transpose` whose `perm` holds 2⁶³−1 (tract reserved 8 GiB), and a `LayerNormalization` on a scalar constant
-/// (tract's shape rule looped 2⁶⁴ times).
+/// or on a scalar the graph computes (an int8 graph's activation scale; tract's shape rule looped 2⁶⁴ times).
 #[test]
 fn graph_edits_that_break_tract_are_model_load_errors() {
     let load = |edit: &dyn Fn(&mut tract_onnx::pb::ModelProto)| load_refused(&edited_model("onnx/model.onnx", edit));
@@ -201,6 +201,16 @@ fn graph_edits_that_break_tract_are_model_load_errors() {
     });
     assert_eq!(err.code, rerankit::ErrorCode::ModelLoad, "{err}");
     assert!(err.message.contains("LayerNormalization"), "{err}");
+    // the fuzzer's input: the product of an activation scale and a weight scale made a LayerNormalization
+    let model = edited_model("onnx/model_int8.onnx", &|p| {
+        let graph = p.graph.as_mut().unwrap();
+        let scales: Vec<String> = graph.node.iter().filter(|n| n.op_type == "DynamicQuantizeLinear").map(|n| n.output[1].clone()).collect();
+        let n = graph.node.iter_mut().find(|n| n.op_type == "Mul" && n.input.first().is_some_and(|i| scales.contains(i))).unwrap();
+        n.op_type = "LayerNormalization".into();
+    });
+    let err = load_refused(&model);
+    assert_eq!(err.code, rerankit::ErrorCode::ModelLoad, "{err}");
+    assert!(err.message.contains("LayerNormalization") && err.message.contains("rank-0"), "{err}");
 }
 
 /// tiny-bert-reranker's `file` after `edit`, re-encoded.

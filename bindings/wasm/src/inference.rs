@@ -1,6 +1,6 @@
 //! What the model bindings (super::models) read from JS and give back: documents and queries of a rerank (the
-//! predict_batch shapes), external-data files, SAS pairs, rankings; and the two model-free exports of the model
-//! module: `placeDevice` (src/inference/device.rs) and `externalDataLocations`.
+//! predict_batch shapes), external-data files, SAS pairs, rankings; and the model-free exports of the model
+//! module: `placeDevice` (src/inference/device.rs), `externalDataLocations` and `int8Kernel`.
 //!
 //! Model bytes arrive as `Uint8Array`s (the TypeScript side fetches URLs and reads files); options arrive as
 //! plain objects with the JS names (`topK`, `maxChunksPerDoc`, …) and are read by `super::convert::read_options`.
@@ -220,4 +220,11 @@ pub(super) fn ranked_to_js(ranked: Vec<Vec<Ranked>>, options: &RerankOptions) ->
         lists.push(&out);
     }
     Ok(lists.into())
+}
+
+/// The int8 matrix kernel this module runs on this CPU (src/inference/row_quantization): `"relaxed-dot"` or
+/// `"i16-dot"`.
+#[wasm_bindgen(js_name = int8Kernel)]
+pub fn int8_kernel() -> String {
+    rerankit::inference::row_quantization::kernel_name().to_string()
 }

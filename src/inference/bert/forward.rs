@@ -10,6 +10,7 @@
 //! float weights and [`row_quantization::gemm`] for int8 ones: each token's activations quantised on their own
 //! scale, as the CPU plan's fused op does.
 
+use super::elementwise;
 use super::f32_gemm::{product, Panels, Rows};
 use super::weights::{BertWeights, Head, Linear, Matrix, Norm, PoolerActivation};
 use crate::inference::batching::Batch;
@@ -152,7 +153,7 @@ impl CpuBert {
             layer.attn_out.run(&s.ctx, len, &mut s.t, &mut s.packed);
             residual_layer_norm(&mut x, &s.t, &layer.ln1, h);
             layer.ffn_in.run(&x, len, &mut s.inter, &mut s.packed);
-            s.inter.iter_mut().for_each(|v| *v = gelu(*v));
+            elementwise::gelu(&mut s.inter);
             layer.ffn_out.run(&s.inter, len, &mut s.t, &mut s.packed);
             residual_layer_norm(&mut x, &s.t, &layer.ln2, h);
         }
@@ -166,7 +167,7 @@ impl CpuBert {
                         *v = match activation {
                             PoolerActivation::Tanh => v.tanh(),
                             PoolerActivation::Relu => v.max(0.0),
-                            PoolerActivation::Gelu => gelu(*v),
+                            PoolerActivation::Gelu => elementwise::gelu1(*v),
                         }
                     });
                 }
@@ -196,7 +197,7 @@ impl CpuBert {
                 out.iter_mut().zip(&table[row(*rows, tt, "token type")?]).for_each(|(o, v)| *o += v);
             }
             out.iter_mut().zip(&self.position[t * h..(t + 1) * h]).for_each(|(o, v)| *o += v);
-            layer_norm(out, &self.emb_ln);
+            elementwise::layer_norm(out, &self.emb_ln.gamma_beta, self.emb_ln.eps);
         }
         Ok(x)
     }
@@ -214,7 +215,7 @@ impl CpuBert {
             s.keys.refill(d, len, |kk, t| qkv[t * 3 * h + h + head * d + kk]);
             product(Rows { data: &qkv[head * d..], stride: 3 * h }, len, &s.keys, None, &mut s.scores, len, &mut s.packed);
             for row in s.scores.chunks_exact_mut(len) {
-                softmax(row, scale);
+                elementwise::softmax(row, scale);
             }
             s.values.refill(len, d, |t, c| qkv[t * 3 * h + 2 * h + head * d + c]);
             product(Rows { data: &s.scores, stride: len }, len, &s.values, None, &mut s.ctx[head * d..], h, &mut s.packed);
@@ -226,100 +227,6 @@ impl CpuBert {
 fn residual_layer_norm(x: &mut [f32], t: &[f32], norm: &Norm, h: usize) {
     for (row, add) in x.chunks_exact_mut(h).zip(t.chunks_exact(h)) {
         row.iter_mut().zip(add).for_each(|(v, a)| *v = a + *v);
-        layer_norm(row, norm);
-    }
-}
-
-/// `(x − μ) / √(σ² + ε) · γ + β` over one row (two passes, as onnxruntime computes it).
-fn layer_norm(x: &mut [f32], norm: &Norm) {
-    let h = x.len();
-    let mean = lane_sum(x.iter().copied()) / h as f32;
-    let var = lane_sum(x.iter().map(|v| (v - mean) * (v - mean))) / h as f32;
-    let inv = 1.0 / (var + norm.eps).sqrt();
-    let (gamma, beta) = norm.gamma_beta.split_at(h);
-    for ((v, g), b) in x.iter_mut().zip(gamma).zip(beta) {
-        *v = (*v - mean) * inv * g + b;
-    }
-}
-
-/// A sum in 8 interleaved lanes, which the compiler keeps in vector registers (a single running sum must
-/// be added in order, one value at a time).
-fn lane_sum(values: impl Iterator<Item = f32>) -> f32 {
-    let mut lanes = [0f32; 8];
-    for (i, v) in values.enumerate() {
-        lanes[i % 8] += v;
-    }
-    lanes.iter().sum()
-}
-
-/// Softmax of `row · scale`, in place.
-fn softmax(row: &mut [f32], scale: f32) {
-    let max = row.iter().fold(f32::NEG_INFINITY, |m, &v| m.max(v * scale));
-    let mut lanes = [0f32; 8];
-    for (i, v) in row.iter_mut().enumerate() {
-        *v = exp(*v * scale - max);
-        lanes[i % 8] += *v;
-    }
-    let inv = 1.0 / lanes.iter().sum::<f32>();
-    row.iter_mut().for_each(|v| *v *= inv);
-}
-
-/// `eˣ` to about 1 ulp: `x = n·ln 2 + r` with |r| ≤ ½ ln 2, a degree-6 polynomial for `eʳ` (Cephes' `expf`
-/// coefficients), `2ⁿ` put into the exponent bits. Branch-free so the loops around it vectorise. x is clamped
-/// to the normal floats' range: below −87.3 it returns e^−87.3 ≈ 1.2·10⁻³⁸, nothing beside a softmax's largest
-/// term e⁰ = 1.
-#[inline(always)]
-fn exp(x: f32) -> f32 {
-    const LOG2E: f32 = std::f32::consts::LOG2_E;
-    // ln 2 split in two so that n·LN2_HI is exact
-    const LN2_HI: f32 = 0.693_359_4;
-    const LN2_LO: f32 = -2.121_944_4e-4;
-    let x = x.clamp(-87.3, 88.7);
-    let n = (x * LOG2E + 0.5).floor();
-    let r = x - n * LN2_HI - n * LN2_LO;
-    let mut p = 1.987_569_1e-4f32;
-    p = p * r + 1.398_199_9e-3;
-    p = p * r + 8.333_452e-3;
-    p = p * r + 4.166_579_6e-2;
-    p = p * r + 1.666_666_5e-1;
-    p = p * r + 5.000_000_1e-1;
-    let e = p * r * r + r + 1.0;
-    e * f32::from_bits(((n as i32 + 127) << 23) as u32)
-}
-
-/// Exact GELU `½x(1 + erf(x/√2))`, erf by Abramowitz & Stegun 7.1.26 (absolute error ≤ 1.5·10⁻⁷).
-#[inline(always)]
-fn gelu(x: f32) -> f32 {
-    let z = (x * std::f32::consts::FRAC_1_SQRT_2).abs();
-    let t = 1.0 / (1.0 + 0.327_591_1 * z);
-    let poly = t * (0.254_829_6 + t * (-0.284_496_74 + t * (1.421_413_7 + t * (-1.453_152_1 + t * 1.061_405_4))));
-    let erf = 1.0 - poly * exp(-z * z);
-    0.5 * x * (1.0 + erf.copysign(x))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn exp_is_within_two_ulps_of_std() {
-        let mut worst = 0u32;
-        for i in 0..=200_000 {
-            let x = -87.0 + i as f32 * (87.0 + 88.0) / 200_000.0;
-            let (got, want) = (exp(x), x.exp());
-            worst = worst.max(got.to_bits().abs_diff(want.to_bits()));
-        }
-        assert!(worst <= 2, "{worst} ulps");
-        assert!(exp(-100.0) < 1.3e-38);
-        assert_eq!(exp(0.0), 1.0);
-    }
-
-    #[test]
-    fn gelu_is_within_two_tenths_of_a_millionth_of_the_exact_one() {
-        for i in -8000..=8000 {
-            let x = i as f32 / 1000.0;
-            let want = 0.5 * x as f64 * (1.0 + libm::erf(x as f64 / std::f64::consts::SQRT_2));
-            assert!((gelu(x) as f64 - want).abs() <= 2e-7 * (1.0 + x.abs() as f64), "{x}: {} vs {want}", gelu(x));
-        }
+        elementwise::layer_norm(row, &norm.gamma_beta, norm.eps);
     }
 }

@@ -16,7 +16,7 @@
 //! `Gelu` or the exact erf form (`Div √2 → Erf → Add 1 → Mul x → Mul ½`, any operand order). Anything else —
 //! tanh-approximated GELU, onnxruntime's fused attention, rotary positions — is `UNSUPPORTED`.
 
-use crate::inference::model_info::parse_config;
+use crate::inference::model_info::{attention_heads, parse_config};
 use crate::inference::{Output, PreparedModel};
 use crate::{Error, Result};
 use std::collections::HashMap;
@@ -159,6 +159,19 @@ fn unsupported(msg: impl std::fmt::Display) -> Error {
 fn passes_through(n: &pb::NodeProto) -> bool {
     n.op_type == "Identity"
         || (n.op_type == "Cast" && n.attribute.iter().any(|a| a.name == "to" && a.i == pb::tensor_proto::DataType::Float as i64))
+}
+
+/// Whether `n` has at least the inputs and outputs the walk reads of its op (a corrupt graph may not: such a
+/// graph is left to tract, which reports it).
+fn has_operands(n: &pb::NodeProto) -> bool {
+    let inputs = match n.op_type.as_str() {
+        "MatMul" | "Gemm" | "Add" | "Sub" | "Mul" | "Div" | "Pow" | "Gather" | "LayerNormalization" | "Reshape" | "Expand"
+        | "DequantizeLinear" | "CumSum" => 2,
+        row_quantization::OP_TYPE => 4,
+        "Constant" => 0,
+        _ => 1,
+    };
+    n.input.len() >= inputs && !n.output.is_empty()
 }
 
 /// The graph, indexed.
@@ -419,6 +432,9 @@ fn linear_from(g: &Graph, node: &pb::NodeProto, x: &str) -> Option<(Linear, Stri
                 return None;
             }
             let (dims, w) = g.floats(&node.input[1])?;
+            if dims.len() != 2 {
+                return None;
+            }
             let alpha = attr(node, "alpha").map(|a| a.f).unwrap_or(1.0);
             let beta = attr(node, "beta").map(|a| a.f).unwrap_or(1.0);
             let (mut w, k, n) = if attr_i(node, "transB", 0) != 0 {
@@ -582,7 +598,7 @@ fn attention_role(g: &Graph, y: &str) -> Option<(char, String)> {
         match n.op_type.as_str() {
             "Reshape" | "Transpose" | "Div" | "Mul" | "Squeeze" | "Unsqueeze" => cur = n.output[0].clone(),
             "MatMul" => {
-                let idx = n.input.iter().position(|i| g.source_str(i) == cur)?;
+                let idx = n.input.iter().position(|i| g.source_str(i) == cur).filter(|&i| i < 2)?;
                 let other = &n.input[1 - idx];
                 if idx == 1 && g.upstream_has(other, "Softmax", 3) {
                     return Some(('v', n.output[0].clone()));
@@ -688,14 +704,10 @@ impl BertWeights {
     }
 
     /// The weights of a prepared model up to `output`'s graph output; the head count comes from `config.json`
-    /// when it names one (BERT-style configs say `num_attention_heads`, DistilBERT's `n_heads`).
+    /// when it names one.
     pub fn of_model(model: &PreparedModel<'_>, output: Output) -> Result<Self> {
         let config = model.config.map(parse_config).transpose()?;
-        let heads = ["num_attention_heads", "n_heads"]
-            .iter()
-            .find_map(|k| config.as_ref().and_then(|c| c.get(*k)).and_then(|v| v.as_u64()))
-            .map(|v| v as usize);
-        Self::from_onnx(&model.graph, output.graph_output(), heads)
+        Self::from_onnx(&model.graph, output.graph_output(), config.as_ref().and_then(attention_heads))
     }
 
     /// Maps the graph's initializers to BERT roles (see the module docs). `output`: the graph output to
@@ -704,6 +716,9 @@ impl BertWeights {
         let graph = proto.graph.as_ref().ok_or_else(|| Error::model_load("model: the ONNX file has no graph"))?;
         if let Some(n) = graph.node.iter().find(|n| matches!(n.op_type.as_str(), "MatMulInteger" | "DynamicQuantizeLinear" | "QLinearMatMul" | "MatMulNBits")) {
             return Err(unsupported(format!("a quantised product ({}) that is not onnxruntime's dynamic-quantisation chain", n.op_type)));
+        }
+        if let Some(n) = graph.node.iter().find(|n| !has_operands(n)) {
+            return Err(unsupported(format!("node {:?} ({}) lacks inputs or outputs its op has", n.name, n.op_type)));
         }
         let g = Graph::new(graph);
         let input_ids = *g.inputs.iter().find(|i| **i == "input_ids").ok_or_else(|| unsupported("no input_ids input"))?;
@@ -857,7 +872,7 @@ impl BertWeights {
             Head::States
         };
         let (position, positions) = position;
-        Ok(BertWeights {
+        let weights = BertWeights {
             hidden,
             heads,
             intermediate,
@@ -870,7 +885,45 @@ impl BertWeights {
             layers,
             head,
             output: output.to_string(),
-        })
+        };
+        weights.check_sizes()?;
+        Ok(weights)
+    }
+
+    /// `MODEL_LOAD` unless every table, norm and matrix has the size its role needs (a corrupt graph can pass
+    /// the structural walk with a table or norm of another width).
+    fn check_sizes(&self) -> Result<()> {
+        let h = self.hidden;
+        let table = |t: &[f32], rows: usize| rows > 0 && t.len() == rows * h;
+        let norm = |n: &Norm| n.gamma_beta.len() == 2 * h;
+        let linear = |l: &Linear, inputs: usize, outputs: usize| {
+            let w = match &l.w {
+                Matrix::F32(w) => w.len(),
+                Matrix::Int8 { values, zero_point, scale } => {
+                    if zero_point.len() != outputs || scale.len() != outputs {
+                        return false;
+                    }
+                    values.len()
+                }
+            };
+            l.inputs == inputs && l.outputs == outputs && outputs > 0 && w == inputs * outputs && l.b.len() == outputs
+        };
+        let i = self.intermediate;
+        let layers = self.layers.iter().all(|l| {
+            linear(&l.qkv, h, 3 * h) && linear(&l.attn_out, h, h) && linear(&l.ffn_in, h, i) && linear(&l.ffn_out, i, h) && norm(&l.ln1) && norm(&l.ln2)
+        });
+        let head = match &self.head {
+            Head::Classifier { pooler, classifier } => {
+                pooler.as_ref().is_none_or(|p| linear(&p.linear, h, h)) && linear(classifier, h, classifier.outputs)
+            }
+            Head::States => true,
+        };
+        let types = self.token_type.as_ref().is_none_or(|(t, rows)| table(t, *rows));
+        if h > 0 && table(&self.word, self.vocab) && table(&self.position, self.positions) && types && norm(&self.emb_ln) && layers && head {
+            Ok(())
+        } else {
+            Err(Error::model_load("model: a BERT weight has the wrong size for its role (corrupt graph)"))
+        }
     }
 }
 

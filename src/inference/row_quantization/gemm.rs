@@ -1,19 +1,26 @@
 //! `Y[m×n] = dequantise(quantise_rows(X[m×k]) · W[k×n]) + bias`, with W packed once at load.
 //!
-//! A row panel (4 rows of X) is quantised straight into the i16 layout of [`tile`]'s A operand, in one
+//! A row panel (4 rows of X) is quantised straight into the layout of the micro-kernel's A operand, in one
 //! reused buffer, and multiplied by every 8-column panel of W; the epilogue dequantises each 4×8 tile into Y.
 //! So the activations are read once and quantised once, and no i8 or i32 tensor of the whole product is ever
-//! allocated. Tails are zero-padded (k to a pair, rows to 4, columns to 8), which adds nothing to a product.
+//! allocated. Tails are zero-padded (k to a pair or quad, rows to 4, columns to 8), which adds nothing to a
+//! product. The kernel is [`quad_tile`](super::quad_tile)'s where the relaxed dot product is exact
+//! ([`dot_form`]), else [`tile`](super::tile)'s; both give the same integers.
 
-use super::tile::{tile, MR, NR};
+use super::quad_tile::{self, dot_form, DotForm};
+use super::tile::{self, MR, NR};
 
 /// A constant int8 weight matrix `[k × n]` packed in 8-column panels, with what the epilogue needs per column.
 #[derive(Debug)]
 pub struct PackedWeights {
     k: usize,
     n: usize,
-    /// `n.div_ceil(8)` panels of `k.div_ceil(2) · 16` bytes: per pair of k, 8 columns × 2 values.
+    /// `n.div_ceil(8)` panels of 8 columns: per pair of k, 8 columns × 2 values (`tile`'s layout), or per quad
+    /// of k, 8 columns × 4 values (`quad_tile`'s, when `form` is set).
     panels: Vec<i8>,
+    form: Option<DotForm>,
+    /// `form.offset() · Σₖ w` per column (`quad_tile`'s encoding adds it to every sum), padded with zeros.
+    encoding_offset: Vec<i32>,
     /// The weight zero point per column (0 for symmetric weights, which is what quantizers write for int8),
     /// padded with zeros to a whole panel.
     zero_point: Vec<i32>,
@@ -29,23 +36,35 @@ impl PackedWeights {
     /// `w` row-major `[k × n]` (weights stored as u8 are first shifted by 128, see the op); `zero_point`,
     /// `scale` and `bias` have `n` entries.
     pub fn new(k: usize, n: usize, w: &[i8], zero_point: Vec<i32>, scale: Vec<f32>, bias: Option<Vec<f32>>) -> Self {
+        Self::for_kernel(dot_form(), k, n, w, zero_point, scale, bias)
+    }
+
+    /// [`PackedWeights::new`] for the quad kernel in `form`, or the pair kernel (`None`).
+    fn for_kernel(form: Option<DotForm>, k: usize, n: usize, w: &[i8], zero_point: Vec<i32>, scale: Vec<f32>, bias: Option<Vec<f32>>) -> Self {
         debug_assert!(w.len() == k * n && zero_point.len() == n && scale.len() == n);
-        let pairs = k.div_ceil(2);
-        let mut panels = vec![0i8; n.div_ceil(NR) * pairs * 16];
+        let step = if form.is_some() { 4 } else { 2 };
+        let panel = k.div_ceil(step) * step * NR;
+        let mut panels = vec![0i8; n.div_ceil(NR) * panel];
         for (kk, row) in w.chunks_exact(n).enumerate() {
             for (c, &v) in row.iter().enumerate() {
-                panels[(c / NR) * pairs * 16 + (kk / 2) * 16 + (c % NR) * 2 + kk % 2] = v;
+                panels[(c / NR) * panel + (kk / step) * step * NR + (c % NR) * step + kk % step] = v;
+            }
+        }
+        let width = n.div_ceil(NR) * NR;
+        let mut encoding_offset = vec![0i32; width];
+        if let Some(form) = form {
+            for row in w.chunks_exact(n) {
+                encoding_offset.iter_mut().zip(row).for_each(|(o, &v)| *o += form.offset() * v as i32);
             }
         }
         let offset = zero_point.iter().any(|&z| z != 0);
-        let width = n.div_ceil(NR) * NR;
         let pad = |mut v: Vec<f32>| {
             v.resize(width, 0.0);
             v
         };
         let mut zero_point = zero_point;
         zero_point.resize(width, 0);
-        PackedWeights { k, n, panels, zero_point, scale: pad(scale), bias: pad(bias.unwrap_or_default()), offset }
+        PackedWeights { k, n, panels, form, encoding_offset, zero_point, scale: pad(scale), bias: pad(bias.unwrap_or_default()), offset }
     }
 
     /// Inner dimension.
@@ -68,32 +87,85 @@ pub fn to_signed(stored: &[i32], zero_point: Vec<i32>, unsigned: bool) -> (Vec<i
 
 /// `y[m × n] = (q(x) · w − zero_point · Σq) · s_row · scale + bias`, rows quantised one by one (module doc).
 pub fn matmul(x: &[f32], m: usize, w: &PackedWeights, y: &mut [f32]) {
+    match w.form {
+        Some(form) => product(x, m, w, y, &mut QuadPanel { a: vec![0; w.k.div_ceil(4) * 16], form }),
+        None => product(x, m, w, y, &mut PairPanel { a: vec![0; w.k.div_ceil(2) * 8] }),
+    }
+}
+
+/// An A panel: 4 rows of quantised activations in a micro-kernel's layout.
+trait APanel {
+    /// Writes `q` (in [-127, 127]) as row `r`'s value at `kk`.
+    fn put(&mut self, r: usize, kk: usize, q: i32);
+    /// Writes the quantised leading multiple of 8 of `x` (`inv` = 127 / max|x|) into row `r`, in SIMD where the
+    /// build has it; returns how many values and their sum.
+    fn put_bulk(&mut self, x: &[f32], inv: f32, r: usize) -> (usize, i32);
+    /// Row `r` as zeros.
+    fn clear_row(&mut self, r: usize, k: usize) {
+        (0..k).for_each(|kk| self.put(r, kk, 0));
+    }
+    /// The 4×8 product of this panel and a B panel.
+    fn tile(&self, b: &[i8]) -> [[i32; NR]; MR];
+}
+
+struct PairPanel {
+    a: Vec<i16>,
+}
+
+impl APanel for PairPanel {
+    fn put(&mut self, r: usize, kk: usize, q: i32) {
+        self.a[(kk / 2) * 8 + r * 2 + kk % 2] = q as i16;
+    }
+    fn put_bulk(&mut self, x: &[f32], inv: f32, r: usize) -> (usize, i32) {
+        quantise_bulk(x, inv, &mut self.a, r)
+    }
+    fn tile(&self, b: &[i8]) -> [[i32; NR]; MR] {
+        tile::tile(&self.a, b, self.a.len() / 8)
+    }
+}
+
+struct QuadPanel {
+    a: Vec<u8>,
+    form: DotForm,
+}
+
+impl APanel for QuadPanel {
+    fn put(&mut self, r: usize, kk: usize, q: i32) {
+        self.a[(kk / 4) * 16 + r * 4 + kk % 4] = self.form.encode(q);
+    }
+    fn put_bulk(&mut self, x: &[f32], inv: f32, r: usize) -> (usize, i32) {
+        quantise_bulk_quads(x, inv, self, r)
+    }
+    fn tile(&self, b: &[i8]) -> [[i32; NR]; MR] {
+        quad_tile::tile(self.form, &self.a, b, self.a.len() / 16)
+    }
+}
+
+fn product(x: &[f32], m: usize, w: &PackedWeights, y: &mut [f32], a: &mut impl APanel) {
     let (k, n) = (w.k, w.n);
     debug_assert!(x.len() == m * k && y.len() == m * n);
-    let pairs = k.div_ceil(2);
-    let mut a = vec![0i16; pairs * 8];
     let mut tail = [0f32; NR];
+    let panel = w.panels.len() / n.div_ceil(NR);
     for r0 in (0..m).step_by(MR) {
         let rows = MR.min(m - r0);
         let mut scale = [0f32; MR];
         let mut sum = [0i32; MR];
-        if rows < MR {
-            a.fill(0);
-        }
+        // rows past m keep what the panel held: their outputs are never written
         for r in 0..rows {
             let row = r0 + r;
-            (scale[r], sum[r]) = quantise_row(&x[row * k..(row + 1) * k], &mut a, r);
+            (scale[r], sum[r]) = quantise_row(&x[row * k..(row + 1) * k], a, r);
         }
-        for (p, panel) in w.panels.chunks_exact(pairs * 16).enumerate() {
-            let acc = tile(&a, panel, pairs);
+        for (p, panel) in w.panels.chunks_exact(panel).enumerate() {
+            let mut acc = a.tile(panel);
             let c0 = p * NR;
             let cols = NR.min(n - c0);
-            for r in 0..rows {
+            for (r, row) in acc.iter_mut().enumerate().take(rows) {
+                row.iter_mut().zip(&w.encoding_offset[c0..c0 + NR]).for_each(|(v, o)| *v = v.wrapping_sub(*o));
                 let at = (r0 + r) * n + c0;
                 if cols == NR {
-                    dequantise(&acc[r], scale[r], sum[r], w, c0, &mut y[at..at + NR]);
+                    dequantise(row, scale[r], sum[r], w, c0, &mut y[at..at + NR]);
                 } else {
-                    dequantise(&acc[r], scale[r], sum[r], w, c0, &mut tail);
+                    dequantise(row, scale[r], sum[r], w, c0, &mut tail);
                     y[at..at + cols].copy_from_slice(&tail[..cols]);
                 }
             }
@@ -106,22 +178,19 @@ pub fn matmul(x: &[f32], m: usize, w: &PackedWeights, y: &mut [f32]) {
 /// `s = max|x| / 127`, `q = round_half_even(x · (127 / max|x|))` in [-127, 127]: symmetric, so no activation
 /// zero point. A row with a non-finite value gets scale NaN, so its outputs are NaN as in the float graph; an
 /// all-zero row gets scale 0 and quantises to zeros.
-fn quantise_row(x: &[f32], a: &mut [i16], r: usize) -> (f32, i32) {
+fn quantise_row(x: &[f32], a: &mut impl APanel, r: usize) -> (f32, i32) {
     let amax = abs_max(x);
-    let slot = |kk: usize| (kk / 2) * 8 + r * 2 + kk % 2;
     if !amax.is_finite() || amax == 0.0 {
-        for kk in 0..x.len() {
-            a[slot(kk)] = 0;
-        }
+        a.clear_row(r, x.len());
         return (if amax == 0.0 { 0.0 } else { f32::NAN }, 0);
     }
     let inv = 127.0 / amax;
-    let done = quantise_bulk(x, inv, a, r);
+    let done = a.put_bulk(x, inv, r);
     let mut sum = done.1;
     for (kk, &v) in x.iter().enumerate().skip(done.0) {
-        let q = (v * inv).round_ties_even() as i16;
-        sum += q as i32;
-        a[slot(kk)] = q;
+        let q = (v * inv).round_ties_even() as i32;
+        sum += q;
+        a.put(r, kk, q);
     }
     (amax / 127.0, sum)
 }
@@ -183,6 +252,43 @@ fn quantise_bulk(x: &[f32], inv: f32, a: &mut [i16], r: usize) -> (usize, i32) {
 /// Portable builds quantise every value in [`quantise_row`]'s loop.
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 fn quantise_bulk(_x: &[f32], _inv: f32, _a: &mut [i16], _r: usize) -> (usize, i32) {
+    (0, 0)
+}
+
+/// [`quantise_bulk`] into a quad panel: 8 values are two quads, one 4-byte store each.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn quantise_bulk_quads(x: &[f32], inv: f32, panel: &mut QuadPanel, r: usize) -> (usize, i32) {
+    use std::arch::wasm32::*;
+    let vinv = f32x4_splat(inv);
+    let mut sum = i32x4_splat(0);
+    let blocks = x.len() / 8;
+    let a = &mut panel.a;
+    assert!(r < MR && a.len() >= blocks * 32);
+    for b in 0..blocks {
+        // SAFETY: 8 f32 are read from x[b·8..], and 2 × 4 bytes written at a[(2b + j)·16 + 4r], j < 2: in bounds
+        // by the assert.
+        unsafe {
+            let p = x.as_ptr().add(b * 8);
+            let lo = i32x4_trunc_sat_f32x4(f32x4_nearest(f32x4_mul(v128_load(p as *const v128), vinv)));
+            let hi = i32x4_trunc_sat_f32x4(f32x4_nearest(f32x4_mul(v128_load(p.add(4) as *const v128), vinv)));
+            sum = i32x4_add(sum, i32x4_add(lo, hi));
+            let q = i16x8_narrow_i32x4(lo, hi);
+            let bytes = match panel.form {
+                DotForm::Unsigned => u8x16_narrow_i16x8(i16x8_add(q, i16x8_splat(128)), q),
+                DotForm::Signed => i8x16_narrow_i16x8(q, q),
+            };
+            let base = a.as_mut_ptr().add(b * 32 + r * 4);
+            v128_store32_lane::<0>(bytes, base as *mut u32);
+            v128_store32_lane::<1>(bytes, base.add(16) as *mut u32);
+        }
+    }
+    let total = i32x4_extract_lane::<0>(sum) + i32x4_extract_lane::<1>(sum) + i32x4_extract_lane::<2>(sum) + i32x4_extract_lane::<3>(sum);
+    (blocks * 8, total)
+}
+
+/// Portable builds quantise every value in [`quantise_row`]'s loop.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn quantise_bulk_quads(_x: &[f32], _inv: f32, _panel: &mut QuadPanel, _r: usize) -> (usize, i32) {
     (0, 0)
 }
 
@@ -251,10 +357,12 @@ mod tests {
             for zp in [vec![0; n], (0..n).map(|c| c as i32 - 3).collect()] {
                 let scale: Vec<f32> = (0..n).map(|c| 0.01 + c as f32 * 0.003).collect();
                 let bias: Vec<f32> = (0..n).map(|c| c as f32 * 0.5).collect();
-                let packed = PackedWeights::new(k, n, &w, zp.clone(), scale.clone(), Some(bias.clone()));
-                let mut y = vec![0f32; m * n];
-                matmul(&x, m, &packed, &mut y);
-                assert_eq!(y, reference(&x, m, k, n, &w, &zp, &scale, &bias), "m={m} k={k} n={n}");
+                for form in [None, Some(DotForm::Unsigned), Some(DotForm::Signed)] {
+                    let packed = PackedWeights::for_kernel(form, k, n, &w, zp.clone(), scale.clone(), Some(bias.clone()));
+                    let mut y = vec![0f32; m * n];
+                    matmul(&x, m, &packed, &mut y);
+                    assert_eq!(y, reference(&x, m, k, n, &w, &zp, &scale, &bias), "m={m} k={k} n={n} {form:?}");
+                }
             }
         }
     }
@@ -277,11 +385,13 @@ mod tests {
 
     #[test]
     fn zero_and_non_finite_rows() {
-        let packed = PackedWeights::new(4, 2, &[1, 2, 3, 4, 5, 6, 7, 8], vec![0; 2], vec![1.0; 2], Some(vec![0.5, -0.5]));
-        let x = [0.0, 0.0, 0.0, 0.0, 1.0, f32::NAN, 0.0, 0.0];
-        let mut y = [0f32; 4];
-        matmul(&x, 2, &packed, &mut y);
-        assert_eq!(&y[..2], &[0.5, -0.5]);
-        assert!(y[2].is_nan() && y[3].is_nan());
+        for form in [None, Some(DotForm::Unsigned), Some(DotForm::Signed)] {
+            let packed = PackedWeights::for_kernel(form, 4, 2, &[1, 2, 3, 4, 5, 6, 7, 8], vec![0; 2], vec![1.0; 2], Some(vec![0.5, -0.5]));
+            let x = [0.0, 0.0, 0.0, 0.0, 1.0, f32::NAN, 0.0, 0.0];
+            let mut y = [0f32; 4];
+            matmul(&x, 2, &packed, &mut y);
+            assert_eq!(&y[..2], &[0.5, -0.5], "{form:?}");
+            assert!(y[2].is_nan() && y[3].is_nan(), "{form:?}");
+        }
     }
 }

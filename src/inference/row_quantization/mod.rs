@@ -24,11 +24,18 @@
 pub mod fusion;
 pub mod gemm;
 pub mod op;
+pub mod quad_tile;
 pub mod tile;
 
 /// The fused node's op type and domain in the rewritten protobuf.
 pub const OP_TYPE: &str = "RowQuantizedMatMul";
 pub const DOMAIN: &str = "ai.rerankit";
+
+/// The int8 micro-kernel this build runs: `"relaxed-dot"` ([`quad_tile`], where relaxed SIMD's integer dot
+/// product is exact on this CPU) or `"i16-dot"` ([`tile`]).
+pub fn kernel_name() -> &'static str {
+    if quad_tile::dot_form().is_some() { "relaxed-dot" } else { "i16-dot" }
+}
 
 /// tract's ONNX framework with the fused op registered.
 pub fn onnx() -> tract_onnx::Onnx {
