@@ -140,8 +140,10 @@ wasm_track() {
     timed "browser: the demo (www/) in headless Chromium" node --test --test-reporter=spec tests/browser/demo.test.mjs || status=1
   fi
   if want webgpu; then
-    # Without a GPU, Chromium's WebGPU adapter is SwiftShader (software): the small random-weight models
-    timed "browser: WebGPU kernels in headless Chromium" node --test --test-reporter=spec tests/browser/webgpu.test.mjs || status=1
+    # Without a GPU, Chromium's WebGPU adapter is SwiftShader (software): the small random-weight models. The int8
+    # test shares the page: Chromium's relaxed-SIMD module and its dot-product kernel
+    timed "browser: WebGPU kernels, relaxed-SIMD int8, in headless Chromium" node --test --test-reporter=spec --test-concurrency=1 \
+      tests/browser/webgpu.test.mjs tests/browser/int8_relaxed.test.mjs || status=1
   fi
   if want runtimes; then
     # Deno and wrangler (workerd) come from the npm devDependencies; Chromium is Debian's
