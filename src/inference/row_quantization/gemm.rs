@@ -221,32 +221,43 @@ fn nan_max(a: f32, b: f32) -> f32 {
     if a.is_nan() || b.is_nan() { f32::NAN } else { a.max(b) }
 }
 
-/// Quantises the leading multiple of 8 of `x` into slot `r`; returns how many values and their sum.
+/// Quantises the leading multiple of 8 of `x` (`inv` = 127 / max|x|), 8 values at a time, handing each block's
+/// eight i16 values to `store(block, values)`; returns how many values and their sum.
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-fn quantise_bulk(x: &[f32], inv: f32, a: &mut [i16], r: usize) -> (usize, i32) {
+fn quantise_blocks(x: &[f32], inv: f32, mut store: impl FnMut(usize, std::arch::wasm32::v128)) -> (usize, i32) {
     use std::arch::wasm32::*;
     let vinv = f32x4_splat(inv);
     let mut sum = i32x4_splat(0);
     let blocks = x.len() / 8;
-    assert!(a.len() >= blocks * 32);
     for b in 0..blocks {
-        // SAFETY: 8 f32 are read from x[b·8..], and 4 × 4 bytes written at a[(4b + j)·8 + 2r], j < 4: in bounds by
-        // the assert (slot r < 4).
-        unsafe {
+        // SAFETY: 8 f32 are read from x[b·8..], in bounds since b < x.len() / 8.
+        let (lo, hi) = unsafe {
             let p = x.as_ptr().add(b * 8);
             let lo = i32x4_trunc_sat_f32x4(f32x4_nearest(f32x4_mul(v128_load(p as *const v128), vinv)));
-            let hi = i32x4_trunc_sat_f32x4(f32x4_nearest(f32x4_mul(v128_load(p.add(4) as *const v128), vinv)));
-            sum = i32x4_add(sum, i32x4_add(lo, hi));
-            let q = i16x8_narrow_i32x4(lo, hi);
+            (lo, i32x4_trunc_sat_f32x4(f32x4_nearest(f32x4_mul(v128_load(p.add(4) as *const v128), vinv))))
+        };
+        sum = i32x4_add(sum, i32x4_add(lo, hi));
+        store(b, i16x8_narrow_i32x4(lo, hi));
+    }
+    let total = i32x4_extract_lane::<0>(sum) + i32x4_extract_lane::<1>(sum) + i32x4_extract_lane::<2>(sum) + i32x4_extract_lane::<3>(sum);
+    (blocks * 8, total)
+}
+
+/// Quantises the leading multiple of 8 of `x` into slot `r` of a pair panel; returns how many values and their sum.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+fn quantise_bulk(x: &[f32], inv: f32, a: &mut [i16], r: usize) -> (usize, i32) {
+    use std::arch::wasm32::*;
+    assert!(r < MR && a.len() >= x.len() / 8 * 32);
+    quantise_blocks(x, inv, |b, q| {
+        // SAFETY: 4 × 4 bytes written at a[(4b + j)·8 + 2r], j < 4: in bounds by the assert.
+        unsafe {
             let base = a.as_mut_ptr().add(b * 32 + r * 2) as *mut u8;
             v128_store32_lane::<0>(q, base as *mut u32);
             v128_store32_lane::<1>(q, base.add(16) as *mut u32);
             v128_store32_lane::<2>(q, base.add(32) as *mut u32);
             v128_store32_lane::<3>(q, base.add(48) as *mut u32);
         }
-    }
-    let total = i32x4_extract_lane::<0>(sum) + i32x4_extract_lane::<1>(sum) + i32x4_extract_lane::<2>(sum) + i32x4_extract_lane::<3>(sum);
-    (blocks * 8, total)
+    })
 }
 
 /// Portable builds quantise every value in [`quantise_row`]'s loop.
@@ -259,31 +270,21 @@ fn quantise_bulk(_x: &[f32], _inv: f32, _a: &mut [i16], _r: usize) -> (usize, i3
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 fn quantise_bulk_quads(x: &[f32], inv: f32, panel: &mut QuadPanel, r: usize) -> (usize, i32) {
     use std::arch::wasm32::*;
-    let vinv = f32x4_splat(inv);
-    let mut sum = i32x4_splat(0);
-    let blocks = x.len() / 8;
+    let form = panel.form;
     let a = &mut panel.a;
-    assert!(r < MR && a.len() >= blocks * 32);
-    for b in 0..blocks {
-        // SAFETY: 8 f32 are read from x[b·8..], and 2 × 4 bytes written at a[(2b + j)·16 + 4r], j < 2: in bounds
-        // by the assert.
+    assert!(r < MR && a.len() >= x.len() / 8 * 32);
+    quantise_blocks(x, inv, |b, q| {
+        let bytes = match form {
+            DotForm::Unsigned => u8x16_narrow_i16x8(i16x8_add(q, i16x8_splat(128)), q),
+            DotForm::Signed => i8x16_narrow_i16x8(q, q),
+        };
+        // SAFETY: 2 × 4 bytes written at a[(2b + j)·16 + 4r], j < 2: in bounds by the assert.
         unsafe {
-            let p = x.as_ptr().add(b * 8);
-            let lo = i32x4_trunc_sat_f32x4(f32x4_nearest(f32x4_mul(v128_load(p as *const v128), vinv)));
-            let hi = i32x4_trunc_sat_f32x4(f32x4_nearest(f32x4_mul(v128_load(p.add(4) as *const v128), vinv)));
-            sum = i32x4_add(sum, i32x4_add(lo, hi));
-            let q = i16x8_narrow_i32x4(lo, hi);
-            let bytes = match panel.form {
-                DotForm::Unsigned => u8x16_narrow_i16x8(i16x8_add(q, i16x8_splat(128)), q),
-                DotForm::Signed => i8x16_narrow_i16x8(q, q),
-            };
             let base = a.as_mut_ptr().add(b * 32 + r * 4);
             v128_store32_lane::<0>(bytes, base as *mut u32);
             v128_store32_lane::<1>(bytes, base.add(16) as *mut u32);
         }
-    }
-    let total = i32x4_extract_lane::<0>(sum) + i32x4_extract_lane::<1>(sum) + i32x4_extract_lane::<2>(sum) + i32x4_extract_lane::<3>(sum);
-    (blocks * 8, total)
+    })
 }
 
 /// Portable builds quantise every value in [`quantise_row`]'s loop.

@@ -89,37 +89,23 @@ mod simd {
     #[target_feature(enable = "relaxed-simd")]
     pub unsafe fn tile(a: &[u8], b: &[i8], quads: usize) -> [[i32; NR]; MR] {
         assert!(a.len() >= quads * 16 && b.len() >= quads * 32);
-        let mut c = [[0i32; NR]; MR];
+        // accumulators: row r's columns 0–3 in acc[2r], 4–7 in acc[2r + 1]
+        let mut acc = [i32x4_splat(0); 2 * MR];
         // SAFETY: the assert bounds every load: per quad, 16 bytes of A (4 × load32) and 32 bytes of B.
         unsafe {
-            let z = i32x4_splat(0);
-            let (mut l0, mut h0, mut l1, mut h1) = (z, z, z, z);
-            let (mut l2, mut h2, mut l3, mut h3) = (z, z, z, z);
-            let mut pa = a.as_ptr();
-            let mut pb = b.as_ptr();
-            for _ in 0..quads {
-                let bl = v128_load(pb as *const v128);
-                let bh = v128_load(pb.add(16) as *const v128);
-                let a0 = v128_load32_splat(pa as *const u32);
-                l0 = i32x4_relaxed_dot_i8x16_i7x16_add(bl, a0, l0);
-                h0 = i32x4_relaxed_dot_i8x16_i7x16_add(bh, a0, h0);
-                let a1 = v128_load32_splat(pa.add(4) as *const u32);
-                l1 = i32x4_relaxed_dot_i8x16_i7x16_add(bl, a1, l1);
-                h1 = i32x4_relaxed_dot_i8x16_i7x16_add(bh, a1, h1);
-                let a2 = v128_load32_splat(pa.add(8) as *const u32);
-                l2 = i32x4_relaxed_dot_i8x16_i7x16_add(bl, a2, l2);
-                h2 = i32x4_relaxed_dot_i8x16_i7x16_add(bh, a2, h2);
-                let a3 = v128_load32_splat(pa.add(12) as *const u32);
-                l3 = i32x4_relaxed_dot_i8x16_i7x16_add(bl, a3, l3);
-                h3 = i32x4_relaxed_dot_i8x16_i7x16_add(bh, a3, h3);
-                pa = pa.add(16);
-                pb = pb.add(32);
-            }
-            let out = c.as_mut_ptr() as *mut v128;
-            for (i, v) in [l0, h0, l1, h1, l2, h2, l3, h3].into_iter().enumerate() {
-                v128_store(out.add(i), v);
+            for q in 0..quads {
+                let pb = b.as_ptr().add(q * 32);
+                let (bl, bh) = (v128_load(pb as *const v128), v128_load(pb.add(16) as *const v128));
+                let pa = a.as_ptr().add(q * 16);
+                for r in 0..MR {
+                    let ar = v128_load32_splat(pa.add(r * 4) as *const u32);
+                    acc[2 * r] = i32x4_relaxed_dot_i8x16_i7x16_add(bl, ar, acc[2 * r]);
+                    acc[2 * r + 1] = i32x4_relaxed_dot_i8x16_i7x16_add(bh, ar, acc[2 * r + 1]);
+                }
             }
         }
+        // SAFETY: eight v128 are the 128 bytes of `[[i32; 8]; 4]`, row by row.
+        let c: [[i32; NR]; MR] = unsafe { std::mem::transmute(acc) };
         c
     }
 }
