@@ -168,7 +168,9 @@ if (!skip.has("native")) {
 }
 
 // onnxruntime baselines on the same tokens and batches.
-const batches = (pairs) => paddedBatches(pairs, batch);
+function batches(pairs) {
+  return paddedBatches(pairs, batch);
+}
 /** One query's prepared batches through an onnxruntime session. */
 async function runOrtBatches(ort, session, bs) {
   for (const b of bs) {
