@@ -126,19 +126,19 @@ impl CpuBert {
     pub fn run(&self, batch: &Batch) -> Result<(Vec<usize>, Vec<f32>)> {
         let mut scratch = Scratch::default();
         let mut out = Vec::new();
-        let mut width = 0;
+        let mut labels = 0;
         for sequence in batch.sequences() {
             let y = self.sequence(&sequence.ids, &sequence.type_ids, &mut scratch)?;
-            match self.head {
-                CpuHead::Classifier { .. } => width = y.len(),
-                CpuHead::States => width = batch.len * self.hidden,
-            }
+            labels = y.len();
             out.extend_from_slice(&y);
-            out.resize(out.len().next_multiple_of(width.max(1)), 0.0);
+            if let CpuHead::States = self.head {
+                // zeros for the row's padding positions
+                out.resize(out.len() + (batch.len - sequence.ids.len()) * self.hidden, 0.0);
+            }
         }
         let rows = batch.rows.len();
         Ok(match self.head {
-            CpuHead::Classifier { .. } => (vec![rows, width], out),
+            CpuHead::Classifier { .. } => (vec![rows, labels], out),
             CpuHead::States => (vec![rows, batch.len, self.hidden], out),
         })
     }

@@ -160,7 +160,9 @@ fn product(x: &[f32], m: usize, w: &PackedWeights, y: &mut [f32], a: &mut impl A
             let c0 = p * NR;
             let cols = NR.min(n - c0);
             for (r, row) in acc.iter_mut().enumerate().take(rows) {
-                row.iter_mut().zip(&w.encoding_offset[c0..c0 + NR]).for_each(|(v, o)| *v = v.wrapping_sub(*o));
+                if w.form.is_some_and(|f| f.offset() != 0) {
+                    row.iter_mut().zip(&w.encoding_offset[c0..c0 + NR]).for_each(|(v, o)| *v = v.wrapping_sub(*o));
+                }
                 let at = (r0 + r) * n + c0;
                 if cols == NR {
                     dequantise(row, scale[r], sum[r], w, c0, &mut y[at..at + NR]);
