@@ -4,9 +4,11 @@
 // pkg/dist). Three wasm modules: the whole crate for `rerankit` (pkg/wasm → pkg/dist/wasm), twice — SIMD128
 // (`rerankit_bg.wasm`) and with the `relaxed-simd` feature (`rerankit_relaxed_bg.wasm`, the f32 kernel's fused
 // multiply-add; pkg/runtimes/wasm_simd.ts picks one at load) over one wasm-bindgen glue, which this script checks the two
-// builds share — and the crate without its `cpu` and `webgpu` features for `rerankit/eval` (pkg/wasm_eval →
+// builds share —, the Workers module: relaxed SIMD without tract and wgpu, whose CPU plan is the BERT engine (pkg/wasm_workers →
+// pkg/dist/workers/wasm, with its own glue and the package compiled again by pkg/tsconfig.workers.json into
+// pkg/dist/workers, the workerd entry's tree) — and the crate without its `cpu` and `webgpu` features for `rerankit/eval` (pkg/wasm_eval →
 // pkg/dist/eval/wasm, with the evaluation API compiled by pkg/tsconfig.eval.json into pkg/dist/eval). `--dev` skips wasm-opt; `--ts-only` recompiles only
-// the TypeScript against the wasm already in pkg/wasm and pkg/wasm_eval (for changes that touch no Rust). Prints
+// the TypeScript against the wasm already in pkg/wasm, pkg/wasm_workers and pkg/wasm_eval (for changes that touch no Rust). Prints
 // each module's size and the time.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -61,12 +63,15 @@ const dist = path.join(root, "pkg", "dist");
 
 const bgWasm = path.join(wasmOut, "rerankit_bg.wasm");
 const relaxedBgWasm = path.join(wasmOut, "rerankit_relaxed_bg.wasm");
+const workersWasmOut = path.join(root, "pkg", "wasm_workers");
+const workersBgWasm = path.join(workersWasmOut, "rerankit_bg.wasm");
+const workersDist = path.join(dist, "workers");
 const evalWasmOut = path.join(root, "pkg", "wasm_eval");
 const evalBgWasm = path.join(evalWasmOut, "rerankit_bg.wasm");
 const evalDist = path.join(dist, "eval");
 const previousReport = path.join(dist, "build-report.json");
 if (tsOnly) {
-  if (!existsSync(bgWasm) || !existsSync(relaxedBgWasm) || !existsSync(evalBgWasm)) throw new Error("--ts-only needs the wasm builds in pkg/wasm and pkg/wasm_eval: run `node scripts/build.mjs --dev` once");
+  if (![bgWasm, relaxedBgWasm, workersBgWasm, evalBgWasm].every(existsSync)) throw new Error("--ts-only needs the wasm builds in pkg/wasm, pkg/wasm_workers and pkg/wasm_eval: run `node scripts/build.mjs --dev` once");
 } else {
   step("cargo build (wasm32, release, +simd128)", () =>
     run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release"], wasmEnv));
@@ -94,6 +99,15 @@ if (tsOnly) {
     cpSync(path.join(relaxedOut, "rerankit_bg.wasm"), relaxedBgWasm);
     guardTaskQueue(path.join(wasmOut, "rerankit.js"), { required: true });
   });
+  // Cloudflare Workers: relaxed SIMD (workerd has it), neither tract nor wgpu (docs/runtimes.md): the free plan's
+  // 3 MB. Its exports match the others', but without wgpu its imports differ, hence a glue of its own.
+  step("cargo build (wasm32, release, +simd128, Workers: feature relaxed-simd, no tract or webgpu)", () =>
+    run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--release", "--no-default-features", "--features", "relaxed-simd"], wasmEnv));
+  step("wasm-bindgen (Workers)", () => {
+    rmSync(workersWasmOut, { recursive: true, force: true });
+    run("wasm-bindgen", ["--target", "web", "--experimental-reset-state-function", "--out-dir", workersWasmOut, "--out-name", "rerankit", rawWasm]);
+    guardTaskQueue(path.join(workersWasmOut, "rerankit.js"), { required: false });
+  });
   // The eval module is built for size (Cargo.toml's eval-wasm profile: opt-level "s", one codegen unit, fat LTO).
   step("cargo build (wasm32, eval-wasm profile, +simd128, eval: no cpu/webgpu features)", () =>
     run("cargo", ["build", "-p", "rerankit-wasm", "--lib", "--target", "wasm32-unknown-unknown", "--profile", "eval-wasm", "--no-default-features"], wasmEnv));
@@ -113,7 +127,7 @@ if (tsOnly) {
   // native Binaryen (scripts/setup.sh installs it); npm's binaryen is compiled to JS and takes over 10 minutes
   const python = path.join(process.env.HOME ?? "", ".cache", "rerankit", "binaryen", "bin", "python");
   if (!existsSync(python)) throw new Error(`no native Binaryen at ${python}: run \`bash scripts/setup.sh rust\``);
-  for (const [name, file, features] of [["", bgWasm, []], [" (relaxed SIMD)", relaxedBgWasm, ["--relaxed-simd"]], [" (eval)", evalBgWasm, []]]) {
+  for (const [name, file, features] of [["", bgWasm, []], [" (relaxed SIMD)", relaxedBgWasm, ["--relaxed-simd"]], [" (Workers)", workersBgWasm, ["--relaxed-simd"]], [" (eval)", evalBgWasm, []]]) {
     step(`wasm-opt -O3${name}`, () => run(python, [path.join(root, "scripts", "wasm_opt.py"), file, file, ...features]));
   }
 }
@@ -124,6 +138,11 @@ step("tsc (pkg/**/*.ts → pkg/dist)", () => {
   cpSync(wasmOut, path.join(dist, "wasm"), { recursive: true });
   const cli = path.join(dist, "cli", "main.js");
   if (existsSync(cli)) execFileSync("chmod", ["+x", cli]);
+});
+
+step("tsc (the workerd entry's tree → pkg/dist/workers)", () => {
+  run(path.join(root, "node_modules", ".bin", "tsc"), ["-p", path.join(root, "pkg", "tsconfig.workers.json")]);
+  cpSync(workersWasmOut, path.join(workersDist, "wasm"), { recursive: true });
 });
 
 step("tsc (the evaluation API → pkg/dist/eval)", () => {
@@ -137,6 +156,8 @@ const bytes = readFileSync(bgWasm);
 const gz = gzipSync(bytes, { level: 9 }).length;
 const relaxedBytes = readFileSync(relaxedBgWasm);
 const relaxedGz = gzipSync(relaxedBytes, { level: 9 }).length;
+const workersBytes = readFileSync(workersBgWasm);
+const workersGz = gzipSync(workersBytes, { level: 9 }).length;
 const evalBytes = readFileSync(evalBgWasm);
 const evalGz = gzipSync(evalBytes, { level: 9 }).length;
 const total = (performance.now() - started) / 1000;
@@ -145,6 +166,8 @@ const report = {
   wasm_gzip_bytes: gz,
   relaxed_wasm_bytes: relaxedBytes.length,
   relaxed_wasm_gzip_bytes: relaxedGz,
+  workers_wasm_bytes: workersBytes.length,
+  workers_wasm_gzip_bytes: workersGz,
   eval_wasm_bytes: evalBytes.length,
   eval_wasm_gzip_bytes: evalGz,
   optimized: !dev,
@@ -157,4 +180,5 @@ writeFileSync(previousReport, keptReport ?? JSON.stringify(report, null, 2) + "\
 const mib = (n) => (n / 1048576).toFixed(2) + " MiB";
 const state = dev ? " (not optimised)" : "";
 console.log(`[build] wasm (rerankit): ${mib(bytes.length)} raw, ${mib(gz)} gzip${state}; relaxed SIMD ${mib(relaxedBytes.length)} raw, ${mib(relaxedGz)} gzip`);
+console.log(`[build] wasm (rerankit, Workers): ${mib(workersBytes.length)} raw, ${mib(workersGz)} gzip${state}`);
 console.log(`[build] wasm (rerankit/eval): ${mib(evalBytes.length)} raw, ${mib(evalGz)} gzip${state}; total ${total.toFixed(1)} s`);

@@ -10,7 +10,7 @@ use super::model_info::{InputRole, ModelInfo};
 use super::{headwise_attention, memory_budget, middle_broadcast_add, row_quantization};
 use crate::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use tract_onnx::pb;
+use crate::inference::onnx_import::pb;
 use tract_onnx::prelude::*;
 use tract_onnx::tract_hir::internal::DimLike;
 

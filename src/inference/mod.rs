@@ -20,20 +20,22 @@
 pub mod batch_work;
 pub mod batching;
 pub mod bert;
-pub mod cpu;
+#[cfg(feature = "tract")] pub mod cpu;
+/// Without tract (the Workers module), the CPU plan is the BERT engine's.
+#[cfg(not(feature = "tract"))] pub use bert::plan as cpu;
 pub mod cross_encoder;
 pub mod device;
 pub mod embedder;
 pub mod engine;
 pub mod f32_tile;
-pub mod headwise_attention;
+#[cfg(feature = "tract")] pub mod headwise_attention;
 pub mod memory_budget;
-pub mod middle_broadcast_add;
+#[cfg(feature = "tract")] pub mod middle_broadcast_add;
 pub mod model_info;
 pub mod onnx_import;
 pub mod row_quantization;
 pub mod tokenization;
-#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))] mod wasm_gemm;
+#[cfg(all(feature = "tract", target_arch = "wasm32", target_feature = "simd128"))] mod wasm_gemm;
 #[cfg(feature = "webgpu")] pub mod webgpu;
 
 pub use batch_work::BatchWork;
@@ -57,7 +59,7 @@ pub struct ModelFiles<'a> {
 /// config. The engines build from this; a caller that owns the ONNX bytes frees them once they are decoded, which
 /// lowers a load's peak memory by the model's size (in wasm, memory never shrinks: the peak is what a model costs).
 pub struct PreparedModel<'a> {
-    pub graph: tract_onnx::pb::ModelProto,
+    pub graph: onnx_import::pb::ModelProto,
     pub tokenizer: &'a [u8],
     pub config: Option<&'a [u8]>,
 }

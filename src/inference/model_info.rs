@@ -8,7 +8,7 @@
 
 use crate::{Error, Result};
 use serde_json::Value;
-use tract_onnx::pb;
+use crate::inference::onnx_import::pb;
 
 /// The role of one graph input.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,6 +49,8 @@ pub struct ModelInfo {
     pub config_max_positions: Option<usize>,
     /// `config.json`'s number of labels (`num_labels` or the size of `id2label`), when given.
     pub config_num_labels: Option<usize>,
+    /// `config.json`'s number of attention heads (`num_attention_heads`, DistilBERT's `n_heads`), when given.
+    pub config_attention_heads: Option<usize>,
     /// `config.json`'s `pad_token_id`, when given: the tokenizer's padding token must be this one.
     pub config_pad_token_id: Option<u32>,
     /// The graph computes position ids from the tokens with a `CumSum` (RoBERTa, XLM-R, CamemBERT: positions
@@ -108,6 +110,7 @@ impl ModelInfo {
             model_type: config.and_then(|c| c.get("model_type")).and_then(Value::as_str).map(str::to_string),
             config_max_positions: config_usize("max_position_embeddings"),
             config_num_labels,
+            config_attention_heads: config.and_then(attention_heads),
             config_pad_token_id: config_usize("pad_token_id").map(|v| v as u32),
             offset_positions: graph.node.iter().any(|n| n.op_type == "CumSum"),
             hidden,

@@ -381,7 +381,7 @@ fn model_config_json() {
 /// One structural edit of a decoded ONNX model: what byte flips almost never reach (they fail to decode), and
 /// what a hand-edited or mis-exported graph looks like to the loader — another operator, a wrong input, an
 /// attribute or a dimension out of range, a tensor of another type, a node gone.
-fn mutate_graph(rng: &mut Rng, proto: &mut tract_onnx::pb::ModelProto) {
+fn mutate_graph(rng: &mut Rng, proto: &mut rerankit::inference::onnx_import::pb::ModelProto) {
     let Some(graph) = proto.graph.as_mut() else { return };
     let odd_ints = [0i64, -1, 1, 2, 3, 7, 1 << 20, i64::MAX, i64::MIN];
     match rng.below(7) {
@@ -429,11 +429,11 @@ fn mutate_graph(rng: &mut Rng, proto: &mut tract_onnx::pb::ModelProto) {
         _ => {
             // an input's declared shape
             if let Some(input) = graph.input.first_mut() {
-                use tract_onnx::pb::type_proto::Value;
+                use rerankit::inference::onnx_import::pb::type_proto::Value;
                 if let Some(Value::TensorType(t)) = input.r#type.as_mut().and_then(|t| t.value.as_mut()) {
                     if let Some(shape) = t.shape.as_mut() {
                         if let Some(d) = shape.dim.first_mut() {
-                            d.value = Some(tract_onnx::pb::tensor_shape_proto::dimension::Value::DimValue(*rng.pick(&odd_ints)));
+                            d.value = Some(rerankit::inference::onnx_import::pb::tensor_shape_proto::dimension::Value::DimValue(*rng.pick(&odd_ints)));
                         }
                     }
                 }

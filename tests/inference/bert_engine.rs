@@ -70,6 +70,10 @@ fn every_mapped_form_matches_onnxruntime_and_the_rest_is_unsupported() {
             let expected_mapped = r["model_type"] != "modernbert" && !fused;
             match BertWeights::of_model(&model, output) {
                 Ok(w) => {
+                    // where the BERT engine is the only CPU engine (the Workers module), the op check admits the graph
+                    if let Err(e) = rerankit::inference::bert::weights::check_ops(&model.graph) {
+                        failures.push(format!("{repo} {form}: mapped, but the op check refuses it: {}", e.message));
+                    }
                     let hidden = w.hidden;
                     let (shape, out) = CpuBert::new(w).run(&b).unwrap();
                     let ours = if embedder { mean_pooled(&b, &out, hidden) } else { out };
@@ -96,4 +100,19 @@ fn every_mapped_form_matches_onnxruntime_and_the_rest_is_unsupported() {
     }
     eprintln!("{}", table.join("\n"));
     assert!(failures.is_empty(), "{} forms fail:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// An op outside the BERT engine's set is refused by name (where that engine is the only one, before the
+/// structural walk could step over it).
+#[test]
+fn the_op_check_names_an_op_the_bert_engine_does_not_run() {
+    let dir = ModelDir::read(crate::common::repo().join("tests/fixtures/hub/rerankit-test/tiny-bert-reranker"), "onnx/model.onnx").unwrap();
+    let mut model = PreparedModel::of(dir.files()).unwrap();
+    rerankit::inference::bert::weights::check_ops(&model.graph).unwrap();
+    let graph = model.graph.graph.as_mut().unwrap();
+    let tanh = graph.node.iter_mut().find(|n| n.op_type == "Tanh").unwrap();
+    tanh.op_type = "Sigmoid".into();
+    let e = rerankit::inference::bert::weights::check_ops(&model.graph).unwrap_err();
+    assert_eq!(e.code, rerankit::ErrorCode::Unsupported);
+    assert!(e.message.contains("ai.onnx.Sigmoid"), "{}", e.message);
 }

@@ -161,7 +161,7 @@ fn a_missing_or_short_external_data_file_is_named() {
 
 #[test]
 fn an_op_outside_the_engine_is_unsupported_by_name() {
-    let rewrite = |edit: &dyn Fn(&mut tract_onnx::pb::ModelProto)| {
+    let rewrite = |edit: &dyn Fn(&mut rerankit::inference::onnx_import::pb::ModelProto)| {
         let bytes = edited_model("onnx/model_O2.onnx", edit);
         assert!(rerankit::inference::onnx_import::prepare(&bytes, &[]).is_err());
         load_refused(&bytes)
@@ -186,7 +186,7 @@ fn an_op_outside_the_engine_is_unsupported_by_name() {
 /// or on a scalar the graph computes (an int8 graph's activation scale; tract's shape rule looped 2⁶⁴ times).
 #[test]
 fn graph_edits_that_break_tract_are_model_load_errors() {
-    let load = |edit: &dyn Fn(&mut tract_onnx::pb::ModelProto)| load_refused(&edited_model("onnx/model.onnx", edit));
+    let load = |edit: &dyn Fn(&mut rerankit::inference::onnx_import::pb::ModelProto)| load_refused(&edited_model("onnx/model.onnx", edit));
     let err = load(&|p| {
         let n = p.graph.as_mut().unwrap().node.iter_mut().find(|n| n.op_type == "Transpose").unwrap();
         n.attribute.iter_mut().find(|a| a.name == "perm").unwrap().ints[0] = i64::MAX;
@@ -214,7 +214,7 @@ fn graph_edits_that_break_tract_are_model_load_errors() {
 }
 
 /// tiny-bert-reranker's `file` after `edit`, re-encoded.
-fn edited_model(file: &str, edit: &dyn Fn(&mut tract_onnx::pb::ModelProto)) -> Vec<u8> {
+fn edited_model(file: &str, edit: &dyn Fn(&mut rerankit::inference::onnx_import::pb::ModelProto)) -> Vec<u8> {
     use prost::Message;
     let mut proto = rerankit::inference::onnx_import::decode(&read("tiny-bert-reranker", file)).unwrap();
     edit(&mut proto);

@@ -282,7 +282,7 @@ fn weight_mapping_handles_decomposed_layer_norm_and_rejects_unknown_graphs() {
         .collect();
     let want = ce.logits(&seqs, 2).unwrap();
     let gpu = Arc::new(block_on(Gpu::new()).unwrap());
-    let check = |proto: &tract_onnx::pb::ModelProto, what: &str| {
+    let check = |proto: &rerankit::inference::onnx_import::pb::ModelProto, what: &str| {
         let w = BertWeights::from_onnx(proto, "logits", None).unwrap_or_else(|e| panic!("{what}: {e}"));
         let mut m = GpuBert::new(gpu.clone(), &w).unwrap();
         let batch = rerankit::inference::batching::batches(&seqs, &rerankit::inference::memory_budget::BatchLimit::rows(2), 0).remove(0);
@@ -304,7 +304,7 @@ fn weight_mapping_handles_decomposed_layer_norm_and_rejects_unknown_graphs() {
 }
 
 mod rewrite {
-    use tract_onnx::pb::{self, AttributeProto, NodeProto, TensorProto};
+    use rerankit::inference::onnx_import::pb::{self, AttributeProto, NodeProto, TensorProto};
 
     fn node(op: &str, inputs: &[&str], output: &str) -> NodeProto {
         NodeProto {

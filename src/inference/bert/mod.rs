@@ -7,6 +7,7 @@
 mod elementwise;
 pub mod f32_gemm;
 pub mod forward;
+pub mod plan;
 pub mod weights;
 
 pub use forward::CpuBert;

@@ -21,8 +21,8 @@ use crate::inference::{Output, PreparedModel};
 use crate::{Error, Result};
 use std::collections::HashMap;
 use crate::inference::row_quantization;
-use tract_onnx::pb;
-use tract_onnx::pb::tensor_proto::DataType;
+use crate::inference::onnx_import::pb;
+use crate::inference::onnx_import::pb::tensor_proto::DataType;
 
 /// A weight matrix, row-major `[inputs, outputs]`.
 #[derive(Debug, Clone)]
@@ -148,6 +148,67 @@ pub struct BertWeights {
     pub head: Head,
     /// Name of the graph output this reproduces.
     pub output: String,
+}
+
+/// The ops (domain, type; `""` is ai.onnx) a graph the mapper reads may hold: the ones it maps to a role, and the
+/// shape and mask arithmetic around them that the engine computes its own way (positions, the attention mask,
+/// head splitting). Where the BERT engine is the only CPU engine (no tract), any other op is refused when the
+/// graph is prepared, so that a layer this mapper does not know (another activation, rotary positions) cannot
+/// be stepped over by the structural walk. The set is what every Hub export form the mapper reads holds
+/// (tests/inference/bert_engine.rs).
+pub const KNOWN_OPS: &[(&str, &str)] = &[
+    ("", "Add"),
+    ("", "Cast"),
+    ("", "Concat"),
+    ("", "Constant"),
+    ("", "ConstantOfShape"),
+    ("", "CumSum"),
+    ("", "DequantizeLinear"),
+    ("", "Div"),
+    ("", "Equal"),
+    ("", "Erf"),
+    ("", "Expand"),
+    ("", "Gather"),
+    ("", "Gelu"),
+    ("", "Gemm"),
+    ("", "Identity"),
+    ("", "LayerNormalization"),
+    ("", "MatMul"),
+    ("", "Mul"),
+    ("", "Not"),
+    ("", "Pow"),
+    ("", "Range"),
+    ("", "ReduceMean"),
+    ("", "Relu"),
+    ("", "Reshape"),
+    ("", "Shape"),
+    ("", "Slice"),
+    ("", "Softmax"),
+    ("", "Sqrt"),
+    ("", "Squeeze"),
+    ("", "Sub"),
+    ("", "Tanh"),
+    ("", "Transpose"),
+    ("", "Unsqueeze"),
+    ("", "Where"),
+    (row_quantization::DOMAIN, row_quantization::OP_TYPE),
+];
+
+/// `UNSUPPORTED` naming the first op of a prepared graph that is not in [`KNOWN_OPS`].
+pub fn check_ops(proto: &pb::ModelProto) -> Result<()> {
+    let Some(graph) = &proto.graph else { return Ok(()) };
+    for node in &graph.node {
+        let domain = if node.domain == "ai.onnx" { "" } else { node.domain.as_str() };
+        if !KNOWN_OPS.contains(&(domain, node.op_type.as_str())) {
+            let domain = if domain.is_empty() { "ai.onnx" } else { domain };
+            return Err(Error::unsupported(format!(
+                "model: operator {domain}.{} (node {:?}) is not one the BERT engine runs: this module runs BERT-family \
+                 encoders only (the `rerankit` package's Node, Deno and browser modules run any graph tract implements)",
+                node.op_type, node.name
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn unsupported(msg: impl std::fmt::Display) -> Error {

@@ -6,7 +6,7 @@
 //! shape rules compute `axis + rank` as an unsigned count, and a scalar input makes that loop for 2⁶⁴ steps.
 
 use crate::error::{Error, Result};
-use tract_onnx::pb;
+use crate::inference::onnx_import::pb;
 
 /// More axes than any tensor of a supported model has, by a wide margin.
 const MAX_RANK: i64 = 16;

@@ -20,8 +20,8 @@
 //! its second output the mask's row sums.
 
 use crate::{Error, Result};
-use tract_onnx::pb;
-use tract_onnx::pb::tensor_proto::DataType;
+use crate::inference::onnx_import::pb;
+use crate::inference::onnx_import::pb::tensor_proto::DataType;
 
 const MS: &str = "com.microsoft";
 

@@ -8,7 +8,7 @@
 
 use super::for_each_tensor;
 use crate::{Error, Result};
-use tract_onnx::pb;
+use crate::inference::onnx_import::pb;
 
 /// One external-data file: its `location` as the graph names it (or just its file name), and its bytes.
 #[derive(Debug, Clone, PartialEq)]

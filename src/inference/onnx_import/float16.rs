@@ -10,9 +10,9 @@
 
 use super::for_each_tensor;
 use crate::Result;
-use tract_onnx::pb;
-use tract_onnx::pb::tensor_proto::DataType;
-use tract_onnx::prelude::f16;
+use crate::inference::onnx_import::pb;
+use crate::inference::onnx_import::pb::tensor_proto::DataType;
+use half::f16;
 
 const F16: i32 = DataType::Float16 as i32;
 const F32: i32 = DataType::Float as i32;

@@ -6,8 +6,8 @@
 //! run. A cumulative count of at most the sequence length fits int32 exactly, so such a `CumSum` is wrapped in
 //! casts to int32 and back.
 
-use tract_onnx::pb;
-use tract_onnx::pb::tensor_proto::DataType;
+use crate::inference::onnx_import::pb;
+use crate::inference::onnx_import::pb::tensor_proto::DataType;
 
 /// Wraps every `CumSum` whose input is a `Cast` to int64 in int32 casts.
 pub fn narrow(proto: &mut pb::ModelProto) {

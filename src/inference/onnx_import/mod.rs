@@ -15,12 +15,12 @@ pub mod contrib_ops;
 pub mod external_data;
 pub mod float16;
 pub mod integer_cumsum;
+pub mod pb;
 
 pub use external_data::ExternalFile;
 
 use crate::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use tract_onnx::pb;
 
 /// What [`prepare`] changed, for diagnostics (`model.info` in JS).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -34,6 +34,7 @@ pub struct ImportReport {
 }
 
 /// `com.microsoft` ops that tract implements with onnxruntime's meaning.
+#[cfg(feature = "tract")]
 const MICROSOFT_OPS: &[&str] = &[
     "BiasGelu",
     "FastGelu",
@@ -86,13 +87,18 @@ pub fn prepare(bytes: &[u8], external: &[ExternalFile]) -> Result<(pb::ModelProt
     contrib_ops::expand(&mut proto)?;
     report.expanded_contrib_ops = proto.graph.as_ref().map_or(0, |g| g.node.len()) != before;
     integer_cumsum::narrow(&mut proto);
+    #[cfg(feature = "tract")]
     check_ops(&proto)?;
-    // after the check: the fused node is rerankit's own op
+    // after tract's check (the fused node is rerankit's own op); before the BERT engine's, which runs only fused
+    // chains
     crate::inference::row_quantization::fusion::fuse(&mut proto);
+    #[cfg(not(feature = "tract"))]
+    check_ops(&proto)?;
     Ok((proto, report))
 }
 
 /// `UNSUPPORTED` naming the first op tract does not implement (or implements with another meaning).
+#[cfg(feature = "tract")]
 pub fn check_ops(proto: &pb::ModelProto) -> Result<()> {
     let registry = tract_onnx::onnx().op_register;
     let Some(graph) = &proto.graph else { return Ok(()) };
@@ -112,6 +118,10 @@ pub fn check_ops(proto: &pb::ModelProto) -> Result<()> {
     }
     Ok(())
 }
+
+/// Without tract, the ops are the BERT engine's.
+#[cfg(not(feature = "tract"))]
+pub use crate::inference::bert::weights::check_ops;
 
 /// Calls `f` on every tensor stored in the model: initializers and tensor attributes (`Constant` values), in the
 /// main graph and its subgraphs.

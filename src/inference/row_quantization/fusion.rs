@@ -16,8 +16,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use tract_onnx::pb;
-use tract_onnx::pb::tensor_proto::DataType;
+use crate::inference::onnx_import::pb;
+use crate::inference::onnx_import::pb::tensor_proto::DataType;
 
 use super::{DOMAIN, OP_TYPE};
 

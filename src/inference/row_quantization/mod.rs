@@ -23,7 +23,7 @@
 //! logits whatever the batching).
 pub mod fusion;
 pub mod gemm;
-pub mod op;
+#[cfg(feature = "tract")] pub mod op;
 pub mod quad_tile;
 pub mod tile;
 
@@ -38,6 +38,7 @@ pub fn kernel_name() -> &'static str {
 }
 
 /// tract's ONNX framework with the fused op registered.
+#[cfg(feature = "tract")]
 pub fn onnx() -> tract_onnx::Onnx {
     let mut onnx = tract_onnx::onnx();
     onnx.op_register.insert(OP_TYPE, op::parse);

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use tract_onnx::model::{optional_inputs, ParsingContext};
-use tract_onnx::pb;
+use crate::inference::onnx_import::pb;
 use tract_onnx::tract_hir::internal::*;
 
 use super::gemm::{self, PackedWeights};
