@@ -12,7 +12,7 @@
 
 use super::elementwise;
 use super::f32_gemm::{product, Panels, Rows};
-use super::weights::{BertWeights, Head, Linear, Matrix, Norm, PoolerActivation};
+use super::weights::{BertWeights, Embedding, Head, Linear, Matrix, Norm, PoolerActivation};
 use crate::inference::batching::Batch;
 use crate::inference::row_quantization::gemm::{self as int8_gemm, PackedWeights};
 use crate::{Error, Result};
@@ -73,7 +73,7 @@ enum CpuHead {
 pub struct CpuBert {
     hidden: usize,
     heads: usize,
-    word: Vec<f32>,
+    word: Embedding,
     vocab: usize,
     position: Vec<f32>,
     positions: usize,
@@ -191,7 +191,7 @@ impl CpuBert {
         };
         let mut x = vec![0f32; ids.len() * h];
         for (t, (out, &id)) in x.chunks_exact_mut(h).zip(ids).enumerate() {
-            out.copy_from_slice(&self.word[row(self.vocab, id, "token id")?]);
+            self.word.read(row(self.vocab, id, "token id")?, out);
             if let Some((table, rows)) = &self.token_type {
                 let tt = types.get(t).copied().unwrap_or(0);
                 out.iter_mut().zip(&table[row(*rows, tt, "token type")?]).for_each(|(o, v)| *o += v);

@@ -118,13 +118,15 @@ impl GpuBert {
     /// Uploads `weights` to `gpu`.
     pub fn new(gpu: Arc<Gpu>, weights: &BertWeights) -> Result<Self> {
         GpuBert::fits(weights)?;
+        // (fits refuses 8-bit tables)
+        let Some(word) = weights.word.as_f32() else { return Err(Error::unsupported("webgpu: quantised graphs run on the CPU only")) };
         let g = &*gpu;
         let (typ, types) = match &weights.token_type {
             Some((t, n)) => (g.upload_f32("token_type", t), *n),
             None => (g.upload_f32("token_type", &vec![0.0; weights.hidden]), 0),
         };
         let emb = [
-            g.upload_f32("word", &weights.word),
+            g.upload_f32("word", word),
             g.upload_f32("position", &weights.position),
             typ,
             g.upload_f32("emb_ln", &weights.emb_ln.gamma_beta),
