@@ -217,7 +217,7 @@ impl CrossEncoder {
         }
         let plan = CpuPlan::new(proto, &info, "logits")?;
         let memory = ModelMemory::of_loaded(budget, &info, plan.rows_alone(), max_length)?;
-        let num_labels = match plan.output_dims.as_slice() {
+        let num_labels = match plan.output_dims() {
             [_, Some(n)] if *n >= 1 => *n,
             [_, None] => info.config_num_labels.unwrap_or(1),
             other => {

@@ -95,7 +95,7 @@ impl Embedder {
         })?;
         let plan = CpuPlan::new(proto, &info, output)?;
         let memory = ModelMemory::of_loaded(budget, &info, plan.rows_alone(), max_length)?;
-        let dimension = match plan.output_dims.as_slice() {
+        let dimension = match plan.output_dims() {
             [_, _, Some(h)] => *h,
             other => return Err(Error::model_load(format!("model: {output} must be [batch, sequence, hidden], got {other:?}"))),
         };

@@ -7,7 +7,8 @@
 //! - [`batching`]: length-sorted batches, dynamic padding, attention masks, input order restored.
 //! - [`memory_budget`]: `memoryBudgetMiB`, honoured by the rows each batch runs.
 //! - [`batch_work`]: a call's batches to run anywhere (inline or in pool workers), with identical results.
-//! - [`cpu`]: the tract plan with symbolic `batch × sequence` inputs.
+//! - [`cpu`]: which CPU engine runs a graph: tract's plan (`tract_plan`: symbolic `batch × sequence` inputs) or
+//!   the BERT engine ([`bert`]).
 //! - [`cross_encoder`]: scores, sorting and `top_k` per docs/parity.md §2, `predict_batch`'s three shapes.
 //! - [`embedder`]: mean pooling and L2 normalisation.
 //! - [`device`]: device names, the default, every fallback's message; [`engine`]: one engine per model kind,
@@ -20,9 +21,7 @@
 pub mod batch_work;
 pub mod batching;
 pub mod bert;
-#[cfg(feature = "tract")] pub mod cpu;
-/// Without tract (the Workers module), the CPU plan is the BERT engine's.
-#[cfg(not(feature = "tract"))] pub use bert::plan as cpu;
+pub mod cpu;
 pub mod cross_encoder;
 pub mod device;
 pub mod embedder;
@@ -35,6 +34,7 @@ pub mod model_info;
 pub mod onnx_import;
 pub mod row_quantization;
 pub mod tokenization;
+#[cfg(feature = "tract")] pub mod tract_plan;
 #[cfg(all(feature = "tract", target_arch = "wasm32", target_feature = "simd128"))] mod wasm_gemm;
 #[cfg(feature = "webgpu")] pub mod webgpu;
 

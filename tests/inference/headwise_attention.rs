@@ -7,7 +7,7 @@ use tract_onnx::prelude::*;
 
 use crate::common::models_dir;
 
-/// The plan `CpuPlan` builds (without its quantisation fusion: these graphs have none), with or without the
+/// The plan `TractPlan` builds (without its quantisation fusion: these graphs have none), with or without the
 /// per-head attention; and how many attention chains it replaced.
 fn plan(path: &std::path::Path, headwise: bool) -> (Arc<TypedRunnableModel>, usize) {
     let mut model =

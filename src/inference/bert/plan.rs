@@ -1,5 +1,5 @@
-//! The CPU plan where tract is not built in (the Workers module): the BERT engine behind the interface of tract's
-//! plan (`inference::cpu`), so that the cross-encoder and the embedder run on either unchanged.
+//! The BERT engine as a CPU plan: the interface of tract's plan (`inference::tract_plan`), so that
+//! `inference::cpu` can run a graph on either.
 
 use super::weights::{BertWeights, Head};
 use super::CpuBert;
@@ -7,34 +7,36 @@ use crate::inference::batching::Batch;
 use crate::inference::memory_budget;
 use crate::inference::model_info::ModelInfo;
 use crate::inference::onnx_import::pb;
-use crate::{Error, Result};
+use crate::Result;
 use std::sync::Arc;
 
 /// A BERT-family graph mapped to its weights and packed for the CPU.
 #[derive(Debug, Clone)]
-pub struct CpuPlan {
+pub struct BertPlan {
     bert: Arc<CpuBert>,
     /// The output's dimensions: `[batch, labels]` or `[batch, sequence, hidden]`, `None` for the symbolic ones.
     pub output_dims: Vec<Option<usize>>,
 }
 
-impl CpuPlan {
+impl BertPlan {
     /// Maps output `output` of a prepared graph (`onnx_import::prepare`) described by `info`; `UNSUPPORTED` when
     /// the graph is not one the BERT engine reads (`weights`' module docs).
     pub fn new(proto: pb::ModelProto, info: &ModelInfo, output: &str) -> Result<Self> {
-        if !info.outputs.iter().any(|o| o == output) {
-            return Err(Error::model_load(format!("model: no output named {output:?} (the graph outputs {:?})", info.outputs)));
-        }
         let weights = BertWeights::from_onnx(&proto, output, info.config_attention_heads)?;
         // the graph's tensors were copied into the weights: freed before packing, they do not add to the load's peak
         drop(proto);
+        Ok(Self::of(weights))
+    }
+
+    /// Packs mapped weights.
+    pub fn of(weights: BertWeights) -> Self {
         let output_dims = match &weights.head {
             Head::Classifier { classifier, .. } => vec![None, Some(classifier.outputs)],
             Head::States => vec![None, None, Some(weights.hidden)],
         };
         let bert = CpuBert::new(weights);
         memory_budget::loaded();
-        Ok(CpuPlan { bert: Arc::new(bert), output_dims })
+        BertPlan { bert: Arc::new(bert), output_dims }
     }
 
     /// Always: the engine runs each row alone, unpadded (no attention mask; the same logits in any batch).

@@ -19,7 +19,7 @@
 //! in exact i32 arithmetic up to the final float multiply. A token's scale depends on that token's
 //! activations alone, so padding rows cannot move it; and a scale per token is finer than one per tensor, so
 //! the logits move closer to the fp32 model's, not further (tests/inference/int8.rs compares both engines with
-//! fp32). Quantised graphs still run one unpadded row per call ([`super::cpu::CpuPlan`] says why: bit-identical
+//! fp32). Quantised graphs still run one unpadded row per call (`super::tract_plan::TractPlan` says why: bit-identical
 //! logits whatever the batching).
 pub mod fusion;
 pub mod gemm;
