@@ -205,10 +205,6 @@ impl CrossEncoder {
         let info = ModelInfo::detect(&proto, config.as_ref())?;
         let max_length = info.resolve_max_length(options.max_length)?;
         let budget = options.memory_budget_mib.map(MemoryBudget::from_mib).transpose()?;
-        let mut tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
-        if let Some(n) = options.max_query_tokens {
-            tokenizer.set_max_query_tokens(n)?;
-        }
         if !info.outputs.iter().any(|o| o == "logits") {
             return Err(Error::model_load(format!(
                 "model: a cross-encoder must output \"logits\" [batch, num_labels]; this graph outputs {:?}",
@@ -216,6 +212,12 @@ impl CrossEncoder {
             )));
         }
         let plan = CpuPlan::new(proto, &info, "logits")?;
+        // after the plan: the tokenizer's tables then take memory the decoded graph has freed, not add to the
+        // load's peak (the graph and the weights made from it)
+        let mut tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
+        if let Some(n) = options.max_query_tokens {
+            tokenizer.set_max_query_tokens(n)?;
+        }
         let memory = ModelMemory::of_loaded(budget, &info, plan.rows_alone(), max_length)?;
         let num_labels = match plan.output_dims() {
             [_, Some(n)] if *n >= 1 => *n,

@@ -89,11 +89,12 @@ impl Embedder {
         let info = ModelInfo::detect(&proto, config.as_ref())?;
         let max_length = info.resolve_max_length(options.max_length)?;
         let budget = options.memory_budget_mib.map(MemoryBudget::from_mib).transpose()?;
-                let tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
         let output = STATE_OUTPUTS.iter().find(|o| info.outputs.iter().any(|x| x == *o)).ok_or_else(|| {
             Error::model_load(format!("model: an encoder must output last_hidden_state; this graph outputs {:?}", info.outputs))
         })?;
         let plan = CpuPlan::new(proto, &info, output)?;
+        // after the plan, as the cross-encoder's (the load's peak)
+        let tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
         let memory = ModelMemory::of_loaded(budget, &info, plan.rows_alone(), max_length)?;
         let dimension = match plan.output_dims() {
             [_, _, Some(h)] => *h,
