@@ -16,7 +16,7 @@
 use super::batch_work::BatchWork;
 use super::batching::{Batch, Sequence};
 use super::cpu::CpuPlan;
-use super::memory_budget::{batch_limit, MemoryBudget, ModelMemory};
+use super::memory_budget::{self, batch_limit, MemoryBudget, ModelMemory};
 use super::model_info::{parse_config, ModelInfo};
 use super::tokenization::PairTokenizer;
 use super::{ModelLoadOptions, ModelFiles, PreparedModel};
@@ -218,6 +218,7 @@ impl CrossEncoder {
         if let Some(n) = options.max_query_tokens {
             tokenizer.set_max_query_tokens(n)?;
         }
+        memory_budget::loaded();
         let memory = ModelMemory::of_loaded(budget, &info, plan.rows_alone(), max_length)?;
         let num_labels = match plan.output_dims() {
             [_, Some(n)] if *n >= 1 => *n,

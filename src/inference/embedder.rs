@@ -8,7 +8,7 @@
 //! Texts are truncated to the window (`max_length`, special tokens included).
 
 use super::batch_work::BatchWork;
-use super::memory_budget::{batch_limit, MemoryBudget, ModelMemory};
+use super::memory_budget::{self, batch_limit, MemoryBudget, ModelMemory};
 use super::batching::{Batch, Sequence};
 use super::cpu::CpuPlan;
 use super::model_info::{parse_config, ModelInfo};
@@ -95,6 +95,7 @@ impl Embedder {
         let plan = CpuPlan::new(proto, &info, output)?;
         // after the plan, as the cross-encoder's (the load's peak)
         let tokenizer = PairTokenizer::from_bytes(model.tokenizer, max_length, &info)?;
+        memory_budget::loaded();
         let memory = ModelMemory::of_loaded(budget, &info, plan.rows_alone(), max_length)?;
         let dimension = match plan.output_dims() {
             [_, _, Some(h)] => *h,

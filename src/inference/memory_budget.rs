@@ -172,7 +172,9 @@ impl MemoryBudget {
     }
 }
 
-/// Records the memory a finished load leaves (see [`MemoryBudget::room`]); every model's plan calls it.
+/// Records the memory a finished load leaves (see [`MemoryBudget::room`]); every model load calls it once the
+/// model is whole (plan and tokenizer), budgeted or not: each load moves the floor a budgeted model's calls cannot
+/// count on.
 pub fn loaded() {
     if let (Some(memory), Some(held)) = (memory_bytes(), held_bytes()) {
         LOADED_MEMORY.store(memory, Relaxed);

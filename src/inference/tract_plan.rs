@@ -7,7 +7,7 @@
 
 use super::batching::Batch;
 use super::model_info::{InputRole, ModelInfo};
-use super::{headwise_attention, memory_budget, middle_broadcast_add, row_quantization};
+use super::{headwise_attention, middle_broadcast_add, row_quantization};
 use crate::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use crate::inference::onnx_import::pb;
@@ -70,8 +70,6 @@ impl TractPlan {
         let fact = typed.output_fact(0).map_err(|e| Error::model_load(format!("model: {e}")))?.clone();
         let output_dims = fact.shape.iter().map(|d| d.to_usize().ok()).collect();
         let plan = guarded("model: cannot make the graph runnable", || typed.into_runnable())?;
-        // every load moves the floor a budgeted model's calls cannot count on, budgeted or not
-        memory_budget::loaded();
         Ok(TractPlan { plan, inputs: info.inputs.clone(), output_dims, dynamic_quantization })
     }
 

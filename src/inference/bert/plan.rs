@@ -4,7 +4,6 @@
 use super::weights::{BertWeights, Head};
 use super::CpuBert;
 use crate::inference::batching::Batch;
-use crate::inference::memory_budget;
 use crate::inference::model_info::ModelInfo;
 use crate::inference::onnx_import::pb;
 use crate::Result;
@@ -35,7 +34,6 @@ impl BertPlan {
             Head::States => vec![None, None, Some(weights.hidden)],
         };
         let bert = CpuBert::new(weights);
-        memory_budget::loaded();
         BertPlan { bert: Arc::new(bert), output_dims }
     }
 
