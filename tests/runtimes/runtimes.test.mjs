@@ -76,9 +76,13 @@ function compare(actual, runtime) {
   if (runtime !== "node") assert.equal(actual.simd, "relaxed-simd", `${runtime}: the relaxed-SIMD module`);
 }
 
+// A child that never ends fails its test after this long instead of holding the suite (a Deno child once sat idle
+// for 14 minutes, not reproduced in later runs); not a speed threshold: the children take seconds.
+const CHILD_LIMIT_MS = 5 * 60_000;
+
 function run(cmd, args, opts = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], ...opts });
+    const child = spawn(cmd, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], timeout: CHILD_LIMIT_MS, killSignal: "SIGKILL", ...opts });
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => (out += d));
