@@ -11,6 +11,7 @@
 
 use super::batching::Batch;
 use super::bert::plan::BertPlan;
+use super::bert::BertWeights;
 use super::model_info::ModelInfo;
 use super::onnx_import::pb;
 #[cfg(feature = "tract")]
@@ -31,19 +32,18 @@ impl CpuPlan {
         if !info.outputs.iter().any(|o| o == output) {
             return Err(crate::Error::model_load(format!("model: no output named {output:?} (the graph outputs {:?})", info.outputs)));
         }
+        let heads = info.config_attention_heads;
         #[cfg(not(feature = "tract"))]
-        return BertPlan::new(proto, info, output).map(CpuPlan::Bert);
+        let weights = BertWeights::from_onnx(&proto, output, heads)?;
         #[cfg(feature = "tract")]
-        {
-            if cfg!(all(target_arch = "wasm32", feature = "relaxed-simd")) {
-                // a graph the mapper does not read (or reads as corrupt) is tract's to run or refuse
-                if let Ok(weights) = super::bert::BertWeights::from_onnx(&proto, output, info.config_attention_heads) {
-                    drop(proto);
-                    return Ok(CpuPlan::Bert(BertPlan::of(weights)));
-                }
-            }
-            TractPlan::new(proto, info, output).map(CpuPlan::Tract)
-        }
+        let weights = match cfg!(all(target_arch = "wasm32", feature = "relaxed-simd")).then(|| BertWeights::from_onnx(&proto, output, heads)) {
+            Some(Ok(weights)) => weights,
+            // a graph the mapper does not read (or reads as corrupt) is tract's to run or refuse
+            _ => return TractPlan::new(proto, info, output).map(CpuPlan::Tract),
+        };
+        // the graph's tensors were copied into the weights: freed before packing, they do not add to the load's peak
+        drop(proto);
+        Ok(CpuPlan::Bert(BertPlan::new(weights)))
     }
 
     /// Whether a batch's rows run one at a time, unpadded.

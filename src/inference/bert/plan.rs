@@ -4,8 +4,6 @@
 use super::weights::{BertWeights, Head};
 use super::CpuBert;
 use crate::inference::batching::Batch;
-use crate::inference::model_info::ModelInfo;
-use crate::inference::onnx_import::pb;
 use crate::Result;
 use std::sync::Arc;
 
@@ -18,17 +16,8 @@ pub struct BertPlan {
 }
 
 impl BertPlan {
-    /// Maps output `output` of a prepared graph (`onnx_import::prepare`) described by `info`; `UNSUPPORTED` when
-    /// the graph is not one the BERT engine reads (`weights`' module docs).
-    pub fn new(proto: pb::ModelProto, info: &ModelInfo, output: &str) -> Result<Self> {
-        let weights = BertWeights::from_onnx(&proto, output, info.config_attention_heads)?;
-        // the graph's tensors were copied into the weights: freed before packing, they do not add to the load's peak
-        drop(proto);
-        Ok(Self::of(weights))
-    }
-
-    /// Packs mapped weights.
-    pub fn of(weights: BertWeights) -> Self {
+    /// Packs mapped weights (consumed: each matrix is freed once packed).
+    pub fn new(weights: BertWeights) -> Self {
         let output_dims = match &weights.head {
             Head::Classifier { classifier, .. } => vec![None, Some(classifier.outputs)],
             Head::States => vec![None, None, Some(weights.hidden)],
