@@ -28,34 +28,25 @@ pub fn tile(a: &[i16], b: &[i8], pairs: usize) -> [[i32; NR]; MR] {
         let (mut l2, mut h2, mut l3, mut h3) = (z, z, z, z);
         let mut pa = a.as_ptr();
         let mut pb = b.as_ptr();
-        // two pairs per iteration: the loop's counter, compare and branch are paid once per 128 products
-        macro_rules! pair {
-            ($pa:expr, $pb:expr) => {{
-                let bv = v128_load($pb as *const v128);
-                let blo = i16x8_extend_low_i8x16(bv);
-                let bhi = i16x8_extend_high_i8x16(bv);
-                let a0 = v128_load32_splat($pa as *const u32);
-                l0 = i32x4_add(l0, i32x4_dot_i16x8(a0, blo));
-                h0 = i32x4_add(h0, i32x4_dot_i16x8(a0, bhi));
-                let a1 = v128_load32_splat($pa.add(2) as *const u32);
-                l1 = i32x4_add(l1, i32x4_dot_i16x8(a1, blo));
-                h1 = i32x4_add(h1, i32x4_dot_i16x8(a1, bhi));
-                let a2 = v128_load32_splat($pa.add(4) as *const u32);
-                l2 = i32x4_add(l2, i32x4_dot_i16x8(a2, blo));
-                h2 = i32x4_add(h2, i32x4_dot_i16x8(a2, bhi));
-                let a3 = v128_load32_splat($pa.add(6) as *const u32);
-                l3 = i32x4_add(l3, i32x4_dot_i16x8(a3, blo));
-                h3 = i32x4_add(h3, i32x4_dot_i16x8(a3, bhi));
-            }};
-        }
-        for _ in 0..pairs / 2 {
-            pair!(pa, pb);
-            pair!(pa.add(8), pb.add(16));
-            pa = pa.add(16);
-            pb = pb.add(32);
-        }
-        if pairs % 2 == 1 {
-            pair!(pa, pb);
+        // one pair per iteration: unrolled to two pairs, V8 (Node 20, x86-64) ran this tile ~30% slower
+        for _ in 0..pairs {
+            let bv = v128_load(pb as *const v128);
+            let blo = i16x8_extend_low_i8x16(bv);
+            let bhi = i16x8_extend_high_i8x16(bv);
+            let a0 = v128_load32_splat(pa as *const u32);
+            l0 = i32x4_add(l0, i32x4_dot_i16x8(a0, blo));
+            h0 = i32x4_add(h0, i32x4_dot_i16x8(a0, bhi));
+            let a1 = v128_load32_splat(pa.add(2) as *const u32);
+            l1 = i32x4_add(l1, i32x4_dot_i16x8(a1, blo));
+            h1 = i32x4_add(h1, i32x4_dot_i16x8(a1, bhi));
+            let a2 = v128_load32_splat(pa.add(4) as *const u32);
+            l2 = i32x4_add(l2, i32x4_dot_i16x8(a2, blo));
+            h2 = i32x4_add(h2, i32x4_dot_i16x8(a2, bhi));
+            let a3 = v128_load32_splat(pa.add(6) as *const u32);
+            l3 = i32x4_add(l3, i32x4_dot_i16x8(a3, blo));
+            h3 = i32x4_add(h3, i32x4_dot_i16x8(a3, bhi));
+            pa = pa.add(8);
+            pb = pb.add(16);
         }
         let out = c.as_mut_ptr() as *mut v128;
         for (i, v) in [l0, h0, l1, h1, l2, h2, l3, h3].into_iter().enumerate() {
