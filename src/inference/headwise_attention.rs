@@ -24,6 +24,7 @@
 use std::sync::Arc;
 
 use tract_onnx::prelude::*;
+use tract_onnx::tract_core::ops::array::Slice;
 use tract_onnx::tract_core::ops::binary::{BinMiniOp, TypedBinOp};
 use tract_onnx::tract_core::ops::einsum::EinSum;
 use tract_onnx::tract_core::ops::konst::Const;
@@ -57,6 +58,9 @@ struct Chain {
     /// The `Mul` by a constant, and the constant's input slot.
     scale: Option<(usize, usize)>,
     softmax: usize,
+    /// Query rows the second product reads (`start..end` along the scores' axis `axis`), where declutter moved a
+    /// one-token read up to the probabilities (`token_slice`): the slice node, its axis and range.
+    rows: Option<(usize, usize, usize, usize)>,
     pv: usize,
     /// The slot of the probabilities in the second EinSum (V is the other).
     probs_slot: usize,
@@ -117,13 +121,24 @@ fn next_chain(model: &TypedModel) -> TractResult<Option<Chain>> {
         if model.outlet_fact(mask)?.rank() != scores_rank {
             continue;
         }
-        let Some(pv) = only_successor(model, softmax) else { continue };
+        let Some(mut pv) = only_successor(model, softmax) else { continue };
+        let mut rows = None;
+        if let Some(slice) = model.nodes[pv].op_as::<Slice>() {
+            let (Ok(start), Ok(end)) = (slice.start.to_usize(), slice.end.to_usize()) else { continue };
+            if slice.axis + 1 >= scores_rank || start >= end {
+                continue;
+            }
+            rows = Some((pv, slice.axis, start, end));
+            let Some(next) = only_successor(model, pv) else { continue };
+            pv = next;
+        }
         if einsum(model, pv).is_none() {
             continue;
         }
+        let probs = OutletId::new(rows.map_or(softmax, |r| r.0), 0);
         let pv_inputs = &model.nodes[pv].inputs;
-        let Some(probs_slot) = (0..2).find(|&i| pv_inputs[i] == OutletId::new(softmax, 0)) else { continue };
-        if pv_inputs[1 - probs_slot] == OutletId::new(softmax, 0) {
+        let Some(probs_slot) = (0..2).find(|&i| pv_inputs[i] == probs) else { continue };
+        if pv_inputs[1 - probs_slot] == probs {
             continue;
         }
         let qk_inputs = &model.nodes[qk].inputs;
@@ -131,8 +146,8 @@ fn next_chain(model: &TypedModel) -> TractResult<Option<Chain>> {
         if f32_inputs.iter().any(|&o| model.outlet_fact(o).map_or(true, |f| f.datum_type != f32::datum_type())) {
             continue;
         }
-        let chain = Chain { qk, scale, softmax, pv, probs_slot, q: qk_inputs[0], k: qk_inputs[1], mask, v: pv_inputs[1 - probs_slot] };
-        if loops(model, &chain).is_ok_and(|l| !l.is_empty()) {
+        let chain = Chain { qk, scale, softmax, rows, pv, probs_slot, q: qk_inputs[0], k: qk_inputs[1], mask, v: pv_inputs[1 - probs_slot] };
+        if loops(model, &chain).is_ok_and(|l| !l.is_empty()) && (rows.is_none() || query_axis(model, &chain).is_ok()) {
             return Ok(Some(chain));
         }
     }
@@ -178,6 +193,24 @@ fn loops(model: &TypedModel, chain: &Chain) -> TractResult<Vec<Loop>> {
     Ok(out)
 }
 
+/// Where the sliced query rows sit: Q's axis that becomes the scores' sliced axis (K must not carry it), the mask's
+/// (the scores' axis itself), and the range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct QueryRows {
+    q: usize,
+    mask: usize,
+    start: usize,
+    end: usize,
+}
+
+fn query_axis(model: &TypedModel, chain: &Chain) -> TractResult<QueryRows> {
+    let (_, axis, start, end) = chain.rows.context("no sliced rows")?;
+    let qk = einsum(model, chain.qk).context("first product")?;
+    let a = qk.axes.iter_all_axes().find(|a| a.outputs[0].as_slice() == [axis]).context("scores axis")?;
+    let ([q], []) = (a.inputs[0].as_slice(), a.inputs[1].as_slice()) else { bail!("query axis of Q and K") };
+    Ok(QueryRows { q: *q, mask: axis, start, end })
+}
+
 /// The chain as one op: see the module doc. Inputs `[q, k, mask, v]`.
 #[derive(Debug, Clone)]
 pub struct HeadwiseAttention {
@@ -186,12 +219,14 @@ pub struct HeadwiseAttention {
     /// `probabilities · V` for one (row, head), its inputs in the graph's order.
     product: Arc<TypedRunnableModel>,
     loops: Vec<Loop>,
+    /// The query rows the op computes, where only some are read (see [`Chain::rows`]); all of them otherwise.
+    rows: Option<QueryRows>,
     output: TypedFact,
 }
 
 impl PartialEq for HeadwiseAttention {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.scores, &other.scores) && Arc::ptr_eq(&self.product, &other.product) && self.loops == other.loops
+        Arc::ptr_eq(&self.scores, &other.scores) && Arc::ptr_eq(&self.product, &other.product) && self.loops == other.loops && self.rows == other.rows
     }
 }
 
@@ -200,13 +235,16 @@ impl Eq for HeadwiseAttention {}
 impl HeadwiseAttention {
     fn new(model: &TypedModel, chain: &Chain) -> TractResult<Self> {
         let loops = loops(model, chain)?;
+        let rows = chain.rows.map(|_| query_axis(model, chain)).transpose()?;
         // one (row, head): every loop axis 1; the other dimensions as in the model, symbols made again in each
         // plan's own scope
-        let source = |body: &mut TypedModel, name: &str, outlet: OutletId, axes: &[usize]| -> TractResult<OutletId> {
+        // `cut`: an axis cut to the sliced query rows
+        let source = |body: &mut TypedModel, name: &str, outlet: OutletId, axes: &[usize], cut: Option<usize>| -> TractResult<OutletId> {
             let fact = model.outlet_fact(outlet)?;
             let dims: TVec<TDim> = (fact.shape.iter().enumerate())
                 .map(|(i, d)| match (axes.contains(&i), d.to_usize()) {
                     (true, _) => Ok(1.to_dim()),
+                    _ if cut == Some(i) => Ok(rows.as_ref().map_or(0, |r| r.end - r.start).to_dim()),
                     (false, Ok(n)) => Ok(n.to_dim()),
                     (false, Err(_)) => body.symbols.parse_tdim(d.to_string()),
                 })
@@ -217,8 +255,8 @@ impl HeadwiseAttention {
         let node = |id: usize| &model.nodes[id];
 
         let mut scores = TypedModel::default();
-        let q = source(&mut scores, "q", chain.q, &at(|l| l.q))?;
-        let k = source(&mut scores, "k", chain.k, &at(|l| l.k))?;
+        let q = source(&mut scores, "q", chain.q, &at(|l| l.q), rows.as_ref().map(|r| r.q))?;
+        let k = source(&mut scores, "k", chain.k, &at(|l| l.k), None)?;
         let mut x = scores.wire_node("qk", node(chain.qk).op.clone(), &[q, k])?[0];
         if let Some((mul, konst)) = chain.scale {
             let value = node(node(mul).inputs[konst].node).op_as::<Const>().context("scale")?.val().clone();
@@ -229,8 +267,9 @@ impl HeadwiseAttention {
         scores.select_output_outlets(&[x])?;
 
         let mut product = TypedModel::default();
-        let probs = source(&mut product, "probs", OutletId::new(chain.softmax, 0), &at(|l| l.mask))?;
-        let v = source(&mut product, "v", chain.v, &at(|l| l.v))?;
+        let probs = OutletId::new(chain.rows.map_or(chain.softmax, |r| r.0), 0);
+        let probs = source(&mut product, "probs", probs, &at(|l| l.mask), None)?;
+        let v = source(&mut product, "v", chain.v, &at(|l| l.v), None)?;
         let inputs = if chain.probs_slot == 0 { [probs, v] } else { [v, probs] };
         let out = product.wire_node("pv", node(chain.pv).op.clone(), &inputs)?[0];
         product.select_output_outlets(&[out])?;
@@ -239,6 +278,7 @@ impl HeadwiseAttention {
             scores: scores.into_optimized()?.into_runnable()?,
             product: product.into_optimized()?.into_runnable()?,
             loops,
+            rows,
             output: model.outlet_fact(OutletId::new(chain.pv, 0))?.without_value(),
         })
     }
@@ -308,14 +348,18 @@ impl EvalOp for HeadwiseAttention {
         let counts: Vec<usize> = self.loops.iter().map(|l| q.shape()[l.q]).collect();
         let total: usize = counts.iter().product();
         // one (row, head) of a tensor: a copy of that block only (a dimension of 1 broadcasts over its loop axis)
-        let slice = |t: &Tensor, axes: &[(usize, usize)]| -> TractResult<Tensor> {
+        // `cut`: an axis taken at the query rows only (a dimension of 1 broadcasts over them)
+        let slice = |t: &Tensor, axes: &[(usize, usize)], cut: Option<usize>| -> TractResult<Tensor> {
             let view = t.to_plain_array_view::<f32>()?;
             let block = view.slice_each_axis(|axis| match axes.iter().find(|(a, _)| *a == axis.axis.index()) {
                 Some(&(_, i)) => {
                     let i = if axis.len == 1 { 0 } else { i };
                     tract_ndarray::Slice::from(i..i + 1)
                 }
-                None => tract_ndarray::Slice::from(..),
+                None => match (&self.rows, cut) {
+                    (Some(r), Some(c)) if c == axis.axis.index() && axis.len != 1 => tract_ndarray::Slice::from(r.start..r.end),
+                    _ => tract_ndarray::Slice::from(..),
+                },
             });
             Ok(block.as_standard_layout().into_owned().into_tensor())
         };
@@ -333,18 +377,24 @@ impl EvalOp for HeadwiseAttention {
             }
             index.reverse();
             let pick = |f: fn(&Loop) -> usize| self.loops.iter().zip(&index).map(|(l, &i)| (f(l), i)).collect::<Vec<_>>();
-            let mut scores = self.scores.run(tvec![slice(q, &pick(|l| l.q))?.into_tvalue(), slice(k, &pick(|l| l.k))?.into_tvalue()])?;
+            let q_rows = self.rows.as_ref().map(|r| r.q);
+            let mut scores = self.scores.run(tvec![slice(q, &pick(|l| l.q), q_rows)?.into_tvalue(), slice(k, &pick(|l| l.k), None)?.into_tvalue()])?;
             let mut scores = scores.remove(0).into_tensor();
             {
                 // the mask as MiddleBroadcastAdd or tract's Add adds it: one `score + mask` per element
-                let mask = slice(mask, &pick(|l| l.mask))?;
+                let mask = slice(mask, &pick(|l| l.mask), self.rows.as_ref().map(|r| r.mask))?;
                 let mask = mask.to_plain_array_view::<f32>()?;
                 scores.to_plain_array_view_mut::<f32>()?.zip_mut_with(&mask, |s, m| *s += *m);
             }
             let row_len = *scores.shape().last().context("scores rank")?;
             let block_len = scores.len();
-            kernels.run(scores.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?, flat * block_len, row_len, &mut scratch)?;
-            let run = self.product.run(tvec![scores.into_tvalue(), slice(v, &pick(|l| l.v))?.into_tvalue()])?;
+            // where this block's rows sit in the batched scores, all query rows included
+            let offset = match &self.rows {
+                Some(r) => (flat * q.shape()[r.q] + r.start) * row_len,
+                None => flat * block_len,
+            };
+            kernels.run(scores.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?, offset, row_len, &mut scratch)?;
+            let run = self.product.run(tvec![scores.into_tvalue(), slice(v, &pick(|l| l.v), None)?.into_tvalue()])?;
             let part = run[0].to_plain_array_view::<f32>()?;
             let out = match &mut output {
                 Some(o) => o,

@@ -34,6 +34,7 @@ pub mod model_info;
 pub mod onnx_import;
 pub mod row_quantization;
 pub mod tokenization;
+#[cfg(feature = "tract")] pub mod token_slice;
 #[cfg(feature = "tract")] pub mod tract_plan;
 #[cfg(all(feature = "tract", target_arch = "wasm32", target_feature = "simd128"))] mod wasm_gemm;
 #[cfg(feature = "webgpu")] pub mod webgpu;

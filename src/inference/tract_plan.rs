@@ -7,7 +7,7 @@
 
 use super::batching::Batch;
 use super::model_info::{InputRole, ModelInfo};
-use super::{headwise_attention, middle_broadcast_add, row_quantization};
+use super::{headwise_attention, middle_broadcast_add, row_quantization, token_slice};
 use crate::{Error, Result};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use crate::inference::onnx_import::pb;
@@ -59,9 +59,12 @@ impl TractPlan {
                 model.set_input_fact(i, InferenceFact::dt_shape(i64::datum_type(), [b.to_dim(), s.to_dim()]))?;
             }
             model.select_outputs_by_name([output])?;
-            // attention per head (headwise_attention.rs) is found in the decluttered graph, before tract fuses
-            // and packs its products
-            let mut decluttered = model.into_typed()?.into_decluttered()?;
+            // the pooler's one-token read becomes a slice that declutter carries up the last layer
+            // (token_slice.rs); attention per head (headwise_attention.rs) is found in the decluttered graph,
+            // before tract fuses and packs its products
+            let mut typed = model.into_typed()?;
+            token_slice::replace(&mut typed)?;
+            let mut decluttered = typed.into_decluttered()?;
             headwise_attention::replace(&mut decluttered)?;
             let mut typed = decluttered.into_optimized()?;
             middle_broadcast_add::replace(&mut typed)?;

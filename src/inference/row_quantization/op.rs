@@ -137,6 +137,32 @@ impl TypedOp for RowQuantizedMatMul {
         Ok(tvec!(f32::fact(shape)))
     }
 
+    /// Every axis but the last is a row axis: output rows come from the same input rows, one by one.
+    fn axes_mapping(&self, inputs: &[&TypedFact], _outputs: &[&TypedFact]) -> TractResult<AxesMapping> {
+        let rows: String = ('a'..).take(inputs[0].rank().saturating_sub(1)).collect();
+        ensure!(rows.len() < 10, "RowQuantizedMatMul: input of rank {}", inputs[0].rank());
+        AxesMapping::from_strs(&[format!("{rows}k")], &[format!("{rows}n")])
+    }
+
+    /// A slice of rows is the product of those rows alone (each row is quantised on its own scale); a slice of
+    /// columns is not this op.
+    fn slice(
+        &self,
+        patch: &mut TypedModelPatch,
+        model: &TypedModel,
+        node: &TypedNode,
+        prefix: &str,
+        inputs: &[OutletId],
+        output_axis: usize,
+        _start: &TDim,
+        _end: &TDim,
+    ) -> TractResult<Option<TVec<OutletId>>> {
+        if output_axis + 1 >= model.outlet_fact(OutletId::new(node.id, 0))?.rank() {
+            return Ok(None);
+        }
+        patch.wire_node(prefix, self.clone(), inputs).map(Some)
+    }
+
     fn cost(&self, inputs: &[&TypedFact]) -> TractResult<TVec<(Cost, TDim)>> {
         let rows: TDim = inputs[0].shape.iter().rev().skip(1).product();
         Ok(tvec!((Cost::FMA(i32::datum_type()), rows * (self.weights.k() * self.weights.n()))))
