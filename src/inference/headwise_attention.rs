@@ -19,7 +19,9 @@
 //! batched `[B, H, S, S]` scores a (row, head) block starts `(b·H + h)·S²` floats into an aligned tensor; alone it
 //! would start aligned, and at lengths where `S²` is not a multiple of the alignment the last bits moved. The op
 //! therefore softmaxes each block at the offset it has in the batched tensor, with tract's own kernels
-//! ([`SoftmaxKernels`]). A chain of any other shape (a mask applied another way, a softmax over another axis, head
+//! ([`SoftmaxKernels`]). Where declutter has carried a one-token read up to the probabilities
+//! ([`super::token_slice`]: `Softmax → Slice → EinSum`), the op computes those query rows only, each at the offset
+//! it has in the batched scores. A chain of any other shape (a mask applied another way, a softmax over another axis, head
 //! and row axes that are not the scores' leading ones) is left to tract.
 use std::sync::Arc;
 
