@@ -60,9 +60,9 @@ struct Chain {
     /// The `Mul` by a constant, and the constant's input slot.
     scale: Option<(usize, usize)>,
     softmax: usize,
-    /// Query rows the second product reads (`start..end` along the scores' axis `axis`), where declutter moved a
-    /// one-token read up to the probabilities (`token_slice`): the slice node, its axis and range.
-    rows: Option<(usize, usize, usize, usize)>,
+    /// The `Slice` between the softmax and the second product and the query rows it keeps, where declutter moved
+    /// a one-token read up to the probabilities (`token_slice`).
+    rows: Option<(usize, QueryRows)>,
     pv: usize,
     /// The slot of the probabilities in the second EinSum (V is the other).
     probs_slot: usize,
@@ -126,18 +126,15 @@ fn next_chain(model: &TypedModel) -> TractResult<Option<Chain>> {
         let Some(mut pv) = only_successor(model, softmax) else { continue };
         let mut rows = None;
         if let Some(slice) = model.nodes[pv].op_as::<Slice>() {
-            let (Ok(start), Ok(end)) = (slice.start.to_usize(), slice.end.to_usize()) else { continue };
-            if slice.axis + 1 >= scores_rank || start >= end {
-                continue;
-            }
-            rows = Some((pv, slice.axis, start, end));
+            let Some(query_rows) = query_rows(model, qk, slice, scores_rank) else { continue };
+            rows = Some((pv, query_rows));
             let Some(next) = only_successor(model, pv) else { continue };
             pv = next;
         }
         if einsum(model, pv).is_none() {
             continue;
         }
-        let probs = OutletId::new(rows.map_or(softmax, |r| r.0), 0);
+        let probs = OutletId::new(rows.as_ref().map_or(softmax, |r| r.0), 0);
         let pv_inputs = &model.nodes[pv].inputs;
         let Some(probs_slot) = (0..2).find(|&i| pv_inputs[i] == probs) else { continue };
         if pv_inputs[1 - probs_slot] == probs {
@@ -149,7 +146,7 @@ fn next_chain(model: &TypedModel) -> TractResult<Option<Chain>> {
             continue;
         }
         let chain = Chain { qk, scale, softmax, rows, pv, probs_slot, q: qk_inputs[0], k: qk_inputs[1], mask, v: pv_inputs[1 - probs_slot] };
-        if loops(model, &chain).is_ok_and(|l| !l.is_empty()) && (rows.is_none() || query_axis(model, &chain).is_ok()) {
+        if loops(model, &chain).is_ok_and(|l| !l.is_empty()) {
             return Ok(Some(chain));
         }
     }
@@ -205,12 +202,16 @@ struct QueryRows {
     end: usize,
 }
 
-fn query_axis(model: &TypedModel, chain: &Chain) -> TractResult<QueryRows> {
-    let (_, axis, start, end) = chain.rows.context("no sliced rows")?;
-    let qk = einsum(model, chain.qk).context("first product")?;
-    let a = qk.axes.iter_all_axes().find(|a| a.outputs[0].as_slice() == [axis]).context("scores axis")?;
-    let ([q], []) = (a.inputs[0].as_slice(), a.inputs[1].as_slice()) else { bail!("query axis of Q and K") };
-    Ok(QueryRows { q: *q, mask: axis, start, end })
+/// The query rows a `Slice` of the probabilities keeps: a constant range of a scores axis that is not the keys'
+/// (the last) and that the first product takes from Q alone; `None` for any other slice.
+fn query_rows(model: &TypedModel, qk: usize, slice: &Slice, scores_rank: usize) -> Option<QueryRows> {
+    let (start, end) = (slice.start.to_usize().ok()?, slice.end.to_usize().ok()?);
+    if slice.axis + 1 >= scores_rank || start >= end {
+        return None;
+    }
+    let axis = einsum(model, qk)?.axes.iter_all_axes().find(|a| a.outputs[0].as_slice() == [slice.axis])?;
+    let ([q], []) = (axis.inputs[0].as_slice(), axis.inputs[1].as_slice()) else { return None };
+    Some(QueryRows { q: *q, mask: slice.axis, start, end })
 }
 
 /// The chain as one op: see the module doc. Inputs `[q, k, mask, v]`.
@@ -237,7 +238,7 @@ impl Eq for HeadwiseAttention {}
 impl HeadwiseAttention {
     fn new(model: &TypedModel, chain: &Chain) -> TractResult<Self> {
         let loops = loops(model, chain)?;
-        let rows = chain.rows.map(|_| query_axis(model, chain)).transpose()?;
+        let rows = chain.rows.as_ref().map(|r| r.1.clone());
         // one (row, head): every loop axis 1; the other dimensions as in the model, symbols made again in each
         // plan's own scope
         // `cut`: an axis cut to the sliced query rows
@@ -269,7 +270,7 @@ impl HeadwiseAttention {
         scores.select_output_outlets(&[x])?;
 
         let mut product = TypedModel::default();
-        let probs = OutletId::new(chain.rows.map_or(chain.softmax, |r| r.0), 0);
+        let probs = OutletId::new(chain.rows.as_ref().map_or(chain.softmax, |r| r.0), 0);
         let probs = source(&mut product, "probs", probs, &at(|l| l.mask), None)?;
         let v = source(&mut product, "v", chain.v, &at(|l| l.v), None)?;
         let inputs = if chain.probs_slot == 0 { [probs, v] } else { [v, probs] };

@@ -40,7 +40,7 @@ fn next_candidate(model: &TypedModel) -> TractResult<Option<(usize, [OutletId; 2
         if facts.iter().any(|f| f.datum_type != f32::datum_type()) {
             continue;
         }
-        // m > 0: a broadcast over leading axes too is tract's own unicast case
+        // m > 0: a broadcast over leading axes too is tract's own unicast case; (0, 0): equal shapes
         let middle = |a: &ShapeFact, b: &ShapeFact| split(a, b).is_some_and(|(m, t)| m > 0 || t == 0);
         if middle(&facts[0].shape, &facts[1].shape) {
             return Ok(Some((id, [node.inputs[0], node.inputs[1]])));
