@@ -147,34 +147,23 @@ impl CpuBert {
     fn sequence(&self, ids: &[i64], types: &[i64], s: &mut Scratch) -> Result<Vec<f32>> {
         let (h, len) = (self.hidden, ids.len());
         let mut x = self.embeddings(ids, types)?;
-        for layer in &self.layers {
+        for (i, layer) in self.layers.iter().enumerate() {
+            // A classifier reads [CLS] alone: after the last layer's keys and values (every token's), only its
+            // row goes on. Each product's row depends on its own input row only, so the logits keep their bits.
+            let rows = if i + 1 == self.layers.len() && matches!(self.head, CpuHead::Classifier { .. }) { len.min(1) } else { len };
             layer.qkv.run(&x, len, &mut s.qkv, &mut s.packed);
-            self.attention(len, s);
-            layer.attn_out.run(&s.ctx, len, &mut s.t, &mut s.packed);
+            self.attention(len, rows, s);
+            x.truncate(rows * h);
+            layer.attn_out.run(&s.ctx, rows, &mut s.t, &mut s.packed);
             residual_layer_norm(&mut x, &s.t, &layer.ln1, h);
-            layer.ffn_in.run(&x, len, &mut s.inter, &mut s.packed);
+            layer.ffn_in.run(&x, rows, &mut s.inter, &mut s.packed);
             elementwise::gelu(&mut s.inter);
-            layer.ffn_out.run(&s.inter, len, &mut s.t, &mut s.packed);
+            layer.ffn_out.run(&s.inter, rows, &mut s.t, &mut s.packed);
             residual_layer_norm(&mut x, &s.t, &layer.ln2, h);
         }
         match &self.head {
             CpuHead::States => Ok(x),
-            CpuHead::Classifier { pooler, classifier } => {
-                let mut cls = x[..h].to_vec();
-                if let Some((dense, activation)) = pooler {
-                    dense.run(&x[..h], 1, &mut cls, &mut s.packed);
-                    cls.iter_mut().for_each(|v| {
-                        *v = match activation {
-                            PoolerActivation::Tanh => v.tanh(),
-                            PoolerActivation::Relu => v.max(0.0),
-                            PoolerActivation::Gelu => elementwise::gelu1(*v),
-                        }
-                    });
-                }
-                let mut logits = Vec::new();
-                classifier.run(&cls, 1, &mut logits, &mut s.packed);
-                Ok(logits)
-            }
+            CpuHead::Classifier { pooler, classifier } => Ok(classify(pooler.as_ref(), classifier, &x[..h], &mut s.packed)),
         }
     }
 
@@ -202,25 +191,44 @@ impl CpuBert {
         Ok(x)
     }
 
-    /// `ctx[S × H]` from `qkv[S × 3H]`, one head at a time: `softmax(Q·Kᵀ/√d)·V`.
-    fn attention(&self, len: usize, s: &mut Scratch) {
+    /// `ctx[rows × H]` from `qkv[S × 3H]`, one head at a time: `softmax(Q·Kᵀ/√d)·V` for the first `rows` queries
+    /// against all `len` keys.
+    fn attention(&self, len: usize, rows: usize, s: &mut Scratch) {
         let h = self.hidden;
         let d = h / self.heads;
         let scale = 1.0 / (d as f32).sqrt();
         s.ctx.clear();
-        s.ctx.resize(len * h, 0.0);
-        s.scores.resize(len * len, 0.0);
+        s.ctx.resize(rows * h, 0.0);
+        s.scores.resize(rows * len, 0.0);
         for head in 0..self.heads {
             let qkv = &s.qkv;
             s.keys.refill(d, len, |kk, t| qkv[t * 3 * h + h + head * d + kk]);
-            product(Rows { data: &qkv[head * d..], stride: 3 * h }, len, &s.keys, None, &mut s.scores, len, &mut s.packed);
+            product(Rows { data: &qkv[head * d..], stride: 3 * h }, rows, &s.keys, None, &mut s.scores, len, &mut s.packed);
             for row in s.scores.chunks_exact_mut(len) {
                 elementwise::softmax(row, scale);
             }
             s.values.refill(len, d, |t, c| qkv[t * 3 * h + 2 * h + head * d + c]);
-            product(Rows { data: &s.scores, stride: len }, len, &s.values, None, &mut s.ctx[head * d..], h, &mut s.packed);
+            product(Rows { data: &s.scores, stride: len }, rows, &s.values, None, &mut s.ctx[head * d..], h, &mut s.packed);
         }
     }
+}
+
+/// The logits of a classification head from the `[CLS]` row of the last hidden state.
+fn classify(pooler: Option<&(Product, PoolerActivation)>, classifier: &Product, cls_state: &[f32], packed: &mut Vec<f32>) -> Vec<f32> {
+    let mut cls = cls_state.to_vec();
+    if let Some((dense, activation)) = pooler {
+        dense.run(cls_state, 1, &mut cls, packed);
+        cls.iter_mut().for_each(|v| {
+            *v = match activation {
+                PoolerActivation::Tanh => v.tanh(),
+                PoolerActivation::Relu => v.max(0.0),
+                PoolerActivation::Gelu => elementwise::gelu1(*v),
+            }
+        });
+    }
+    let mut logits = Vec::new();
+    classifier.run(&cls, 1, &mut logits, packed);
+    logits
 }
 
 /// `x = LN(t + x)` row by row.
@@ -228,5 +236,90 @@ fn residual_layer_norm(x: &mut [f32], t: &[f32], norm: &Norm, h: usize) {
     for (row, add) in x.chunks_exact_mut(h).zip(t.chunks_exact(h)) {
         row.iter_mut().zip(add).for_each(|(v, a)| *v = a + *v);
         elementwise::layer_norm(row, &norm.gamma_beta, norm.eps);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::inference::bert::weights::{Layer, Pooler};
+
+    /// Values in [-0.5, 0.5) from a fixed sequence (a small LCG).
+    struct Values(u64);
+
+    impl Values {
+        fn next(&mut self) -> f32 {
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32 - 0.5
+        }
+
+        fn floats(&mut self, n: usize) -> Vec<f32> {
+            (0..n).map(|_| self.next()).collect()
+        }
+
+        fn linear(&mut self, inputs: usize, outputs: usize, int8: bool) -> Linear {
+            let w = if int8 {
+                let values = (0..inputs * outputs).map(|_| (self.next() * 250.0) as i8).collect();
+                let zero_point = (0..outputs).map(|_| (self.next() * 20.0) as i32).collect();
+                Matrix::Int8 { values, zero_point, scale: (0..outputs).map(|_| 0.004 + self.next().abs() * 0.004).collect() }
+            } else {
+                Matrix::F32(self.floats(inputs * outputs))
+            };
+            Linear { w, b: self.floats(outputs), inputs, outputs }
+        }
+
+        fn norm(&mut self, h: usize) -> Norm {
+            Norm { gamma_beta: self.floats(2 * h).iter().enumerate().map(|(i, v)| if i < h { 1.0 + v } else { *v }).collect(), eps: 1e-12 }
+        }
+    }
+
+    /// A 3-layer model of width 16 (4 heads) with a pooler and two labels, or its last hidden state.
+    fn weights(int8: bool, head: bool) -> BertWeights {
+        let (h, inter, vocab, positions) = (16, 32, 50, 64);
+        let mut v = Values(7);
+        let layers = (0..3)
+            .map(|_| Layer {
+                qkv: v.linear(h, 3 * h, int8),
+                attn_out: v.linear(h, h, int8),
+                ln1: v.norm(h),
+                ffn_in: v.linear(h, inter, int8),
+                ffn_out: v.linear(inter, h, int8),
+                ln2: v.norm(h),
+            })
+            .collect();
+        let pooler = Pooler { linear: v.linear(h, h, int8), activation: PoolerActivation::Tanh };
+        let classifier = v.linear(h, 2, int8);
+        BertWeights {
+            hidden: h,
+            heads: 4,
+            intermediate: inter,
+            word: Embedding::F32(v.floats(vocab * h)),
+            vocab,
+            position: v.floats(positions * h),
+            positions,
+            token_type: Some((v.floats(2 * h), 2)),
+            emb_ln: v.norm(h),
+            layers,
+            head: if head { Head::Classifier { pooler: Some(pooler), classifier } } else { Head::States },
+            output: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_classifier_runs_its_last_layer_for_cls_alone_with_the_full_layers_bits() {
+        for int8 in [false, true] {
+            let classifier = CpuBert::new(weights(int8, true));
+            let states = CpuBert::new(weights(int8, false));
+            let CpuHead::Classifier { pooler, classifier: dense } = &classifier.head else { unreachable!() };
+            for len in [1, 2, 5, 17, 64] {
+                let ids: Vec<i64> = (0..len).map(|t| (t * 7 % 50) as i64).collect();
+                let types: Vec<i64> = (0..len).map(|t| (2 * t >= len) as i64).collect();
+                let mut s = Scratch::default();
+                let full = states.sequence(&ids, &types, &mut s).unwrap();
+                let want = classify(pooler.as_ref(), dense, &full[..16], &mut s.packed);
+                let got = classifier.sequence(&ids, &types, &mut Scratch::default()).unwrap();
+                assert_eq!(got.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), want.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "int8 {int8}, {len} tokens");
+            }
+        }
     }
 }
