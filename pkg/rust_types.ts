@@ -567,7 +567,8 @@ maxQueryTokens: number | null,
  * The most wasm memory, in MiB, the instance may reach through this model's calls: each batch runs as many
  * of `batchSize` rows as fit beside what is already held (a Cloudflare Worker has 128 MB). A budget that
  * cannot hold the loaded model and one row of `maxLength` tokens is refused with `INVALID_ARGUMENT`. CPU
- * only: WebGPU batches hold their activations on the GPU. Default: none (batches of `batchSize`).
+ * only: WebGPU batches hold their activations on the GPU. Default: none (each batch's activations within 16
+ * MiB).
  */
 memoryBudgetMiB: number | null, };
 
@@ -580,7 +581,8 @@ export type RerankOptions = {
  */
 topK: number | null,
 /**
- * Pairs per model call. Default 16 (Haystack's default).
+ * The most pairs per model call. Default 16 (Haystack's default); on the CPU long windows run fewer
+ * (`memoryBudgetMiB`).
  */
 batchSize: number,
 /**
@@ -626,7 +628,7 @@ deadlineMs: number | null, };
  */
 export type ScoreOptions = {
 /**
- * Pairs per model call. Default 16.
+ * The most pairs per model call. Default 16; on the CPU long windows run fewer (`memoryBudgetMiB`).
  */
 batchSize: number, };
 
@@ -640,6 +642,6 @@ export type EmbedOptions = {
  */
 normalize: boolean | null,
 /**
- * Texts per model call. Default 32.
+ * The most texts per model call. Default 32; on the CPU long windows run fewer (`memoryBudgetMiB`).
  */
 batchSize: number, };

@@ -52,7 +52,7 @@ impl Batch {
     }
 }
 
-/// Groups `sequences` into batches of at most `limit` rows (fewer for long rows under a memory budget), longest
+/// Groups `sequences` into batches of at most `limit` rows (fewer for long rows, within their activations' room), longest
 /// first, each padded to its longest row.
 pub fn batches(sequences: &[Sequence], limit: &BatchLimit, pad_id: i64) -> Vec<Batch> {
     let mut order: Vec<usize> = (0..sequences.len()).collect();
@@ -138,7 +138,7 @@ mod tests {
         use crate::inference::memory_budget::ActivationCost;
         // 100 bytes per row-token: 1,000 bytes of room hold 2 rows of 5 tokens, 3 of 3, 5 of 2
         let cost = ActivationCost { feed_forward_per_token: 100, attention_per_token: 0, per_square: 0, rows_alone: false };
-        let limit = BatchLimit { rows: 4, bytes: Some((1000, cost)) };
+        let limit = BatchLimit { rows: 4, bytes: Some((1000, cost)), budgeted: true };
         let s = vec![seq(2), seq(5), seq(3), seq(5), seq(2), seq(2), seq(3), seq(2)];
         let sizes = |b: &[Batch]| b.iter().map(|b| (b.rows.len(), b.len)).collect::<Vec<_>>();
         assert_eq!(sizes(&batches(&s, &limit, 0)), [(2, 5), (3, 3), (3, 2)]);

@@ -12,6 +12,7 @@
 use super::batching::Batch;
 use super::bert::plan::BertPlan;
 use super::bert::BertWeights;
+use super::memory_budget;
 use super::model_info::ModelInfo;
 use super::onnx_import::pb;
 #[cfg(feature = "tract")]
@@ -66,6 +67,7 @@ impl CpuPlan {
 
     /// Runs one padded batch: the output as `f32` with its shape `[rows, …]`.
     pub fn run(&self, batch: &Batch) -> Result<(Vec<usize>, Vec<f32>)> {
+        let _work = memory_budget::ModelWork::begin();
         match self {
             #[cfg(feature = "tract")]
             CpuPlan::Tract(p) => p.run(batch),

@@ -32,7 +32,7 @@ use serde_json::Value;
 #[cfg_attr(test, derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct ScoreOptions {
-    /// Pairs per model call. Default 16.
+    /// The most pairs per model call. Default 16; on the CPU long windows run fewer (`memoryBudgetMiB`).
     pub batch_size: usize,
 }
 
@@ -49,7 +49,8 @@ impl Default for ScoreOptions {
 pub struct RerankOptions {
     /// Keep this many best documents; `null` keeps all. Default 10.
     pub top_k: Option<usize>,
-    /// Pairs per model call. Default 16 (Haystack's default).
+    /// The most pairs per model call. Default 16 (Haystack's default); on the CPU long windows run fewer
+    /// (`memoryBudgetMiB`).
     pub batch_size: usize,
     /// Sigmoid on one-logit models (default true); raw logits when false.
     pub scale_score: Option<bool>,
@@ -200,6 +201,7 @@ impl CrossEncoder {
 
     /// [`CrossEncoder::load`] from a decoded graph (which the plan consumes).
     pub fn from_prepared(model: PreparedModel<'_>, options: &ModelLoadOptions) -> Result<Self> {
+        let _work = memory_budget::ModelWork::begin();
         let config = model.config.map(parse_config).transpose()?;
         let proto = model.graph;
         let info = ModelInfo::detect(&proto, config.as_ref())?;

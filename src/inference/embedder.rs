@@ -56,7 +56,7 @@ pub struct EmbedOptions {
     /// L2-normalise each vector (cosine similarity = dot product). Default: the model's (`normalize` at load),
     /// else false.
     pub normalize: Option<bool>,
-    /// Texts per model call. Default 32.
+    /// The most texts per model call. Default 32; on the CPU long windows run fewer (`memoryBudgetMiB`).
     pub batch_size: usize,
 }
 
@@ -84,6 +84,7 @@ impl Embedder {
 
     /// [`Embedder::load`] from a decoded graph (which the plan consumes).
     pub fn from_prepared(model: PreparedModel<'_>, options: &ModelLoadOptions) -> Result<Self> {
+        let _work = memory_budget::ModelWork::begin();
         let config = model.config.map(parse_config).transpose()?;
         let proto = model.graph;
         let info = ModelInfo::detect(&proto, config.as_ref())?;

@@ -13,6 +13,10 @@
 //! - the model's [`ActivationCost`], read from its layer widths;
 //! - `batchSize`, the most rows a batch runs whatever the budget.
 //!
+//! Without a budget, a batch's activations are held to [`UNBUDGETED_BATCH_BYTES`] (so at least one row): fewer
+//! rows than `batchSize` on long windows, whose tensors then fit the holes the load left instead of growing the
+//! memory, and which run no slower (docs/inference.md has the measurements).
+//!
 //! A budget that the load itself passes, or that leaves no room for one row of `maxLength` tokens, is refused at
 //! load (`INVALID_ARGUMENT` naming `memoryBudgetMiB` with the MiB needed). The rule is conservative: it may refuse
 //! a budget that would have held (a batch's tensors often fit the load's holes); every budget it accepted held in
@@ -131,9 +135,41 @@ impl ActivationCost {
 /// Room kept free for the allocator's own fragmentation within a call.
 const RESERVE: usize = MIB;
 
+/// The most a batch's activations take without a budget. fp32 MiniLM-L6 (ce-probe) in Node: 2 rows at 512 tokens,
+/// 4 at 256; larger batches there ran slower (16 rows: 1.3× the time at 512 tokens) and grew the memory by ~96
+/// MiB past the load's, where these fit the load's holes.
+pub const UNBUDGETED_BATCH_BYTES: usize = 16 * MIB;
+
 /// The memory size when the last model finished loading, and the bytes then held: what a call cannot count on.
 static LOADED_MEMORY: AtomicUsize = AtomicUsize::new(0);
 static LOADED_HELD: AtomicUsize = AtomicUsize::new(0);
+
+/// Model loads and batch runs in progress (see [`ModelWork`]).
+static MODEL_WORK: AtomicUsize = AtomicUsize::new(0);
+
+/// A model load or batch run in progress, for as long as it lives. While one is, the wasm bindings' allocator
+/// grows the memory by what each request lacks (1 MiB steps) instead of by eighths: a model's peak is what an edge
+/// isolate is charged for the rest of its life, and an eighth of a 180 MiB memory is a 22 MiB step that no request
+/// needed (an fp32 load that needed 184 MiB left 202). Elsewhere (the metrics' large inputs) the eighths stay.
+pub struct ModelWork(());
+
+impl ModelWork {
+    pub fn begin() -> ModelWork {
+        MODEL_WORK.fetch_add(1, Relaxed);
+        ModelWork(())
+    }
+}
+
+impl Drop for ModelWork {
+    fn drop(&mut self) {
+        MODEL_WORK.fetch_sub(1, Relaxed);
+    }
+}
+
+/// Whether a [`ModelWork`] is alive.
+pub fn model_work_in_progress() -> bool {
+    MODEL_WORK.load(Relaxed) > 0
+}
 
 /// The smallest budget given in this instance (bytes; `usize::MAX` before any): see [`growth_ceiling`].
 static GROWTH_CEILING: AtomicUsize = AtomicUsize::new(usize::MAX);
@@ -182,20 +218,23 @@ pub fn loaded() {
     }
 }
 
-/// How many rows a batch may hold: at most `rows`, and within `room` bytes at `cost` when a budget is set.
+/// How many rows a batch may hold: at most `rows`, and within `room` bytes at `cost` when the model's costs are
+/// known — the room a budget leaves, or [`UNBUDGETED_BATCH_BYTES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchLimit {
     pub rows: usize,
     pub bytes: Option<(usize, ActivationCost)>,
+    /// Whether the room is a budget's: only then is a row that does not fit refused (else it runs alone).
+    pub budgeted: bool,
 }
 
 impl BatchLimit {
-    /// `batchSize` rows, no budget.
+    /// `batchSize` rows, whatever they cost.
     pub fn rows(rows: usize) -> BatchLimit {
-        BatchLimit { rows, bytes: None }
+        BatchLimit { rows, bytes: None, budgeted: false }
     }
 
-    /// The rows a batch padded to `len` may hold (0 when not even one fits).
+    /// The rows a batch padded to `len` may hold (0 when not even one fits: refused under a budget, else run alone).
     pub fn rows_at(&self, len: usize) -> usize {
         match self.bytes {
             None => self.rows,
@@ -214,7 +253,7 @@ impl BatchLimit {
     /// `INVALID_ARGUMENT` naming `memoryBudgetMiB` when a row of `len` tokens does not fit.
     pub fn check(&self, len: usize) -> Result<()> {
         match self.bytes {
-            Some((room, cost)) if len > 0 && self.rows_at(len) == 0 => Err(Error::invalid(
+            Some((room, cost)) if self.budgeted && len > 0 && self.rows_at(len) == 0 => Err(Error::invalid(
                 "memoryBudgetMiB",
                 format!(
                     "too small: a {len}-token row needs {:.1} MiB beside the loaded model, and the budget leaves {:.1} MiB (raise the budget or lower maxLength)",
@@ -235,23 +274,28 @@ pub fn memory_bytes() -> Option<usize> {
     None
 }
 
-/// A model's budget and what its batches cost.
+/// A model's budget, if it has one, and what its batches cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ModelMemory {
-    budget: MemoryBudget,
+    budget: Option<MemoryBudget>,
     cost: ActivationCost,
 }
 
 impl ModelMemory {
     /// `budget` for a model of `info`, just loaded, whose rows run alone or together and fill windows of
-    /// `max_length` tokens (`None` without a budget). Refused: a graph whose layer widths are not found (its
-    /// batches' cost would be a guess), a load that grew the memory past the budget, a budget with no room for
-    /// one row of `max_length` tokens.
+    /// `max_length` tokens (`None` when the layer widths are not found and there is no budget: batches of
+    /// `batchSize`). Refused: a budget for a graph whose layer widths are not found (its batches' cost would be a
+    /// guess), a load that grew the memory past the budget, a budget with no room for one row of `max_length`
+    /// tokens.
     pub fn of_loaded(budget: Option<MemoryBudget>, info: &ModelInfo, rows_alone: bool, max_length: usize) -> Result<Option<ModelMemory>> {
-        let Some(budget) = budget else { return Ok(None) };
         let (Some(widest), Some(hidden)) = (info.widest, info.hidden) else {
-            return Err(Error::unsupported("memoryBudgetMiB: the layer widths of this graph were not found (no word-embedding table)"));
+            return match budget {
+                None => Ok(None),
+                Some(_) => Err(Error::unsupported("memoryBudgetMiB: the layer widths of this graph were not found (no word-embedding table)")),
+            };
         };
+        let cost = ActivationCost::of_transformer(widest, hidden, rows_alone);
+        let Some(budget) = budget else { return Ok(Some(ModelMemory { budget: None, cost })) };
         let mib = |bytes: usize| bytes as f64 / MIB as f64;
         if let Some(memory) = memory_bytes().filter(|&m| m > budget.bytes) {
             return Err(Error::invalid(
@@ -259,18 +303,21 @@ impl ModelMemory {
                 format!("too small: loading this model took {:.1} MiB of memory, over the budget of {:.1} MiB", mib(memory), mib(budget.bytes)),
             ));
         }
-        let memory = ModelMemory { budget, cost: ActivationCost::of_transformer(widest, hidden, rows_alone) };
+        let memory = ModelMemory { budget: Some(budget), cost };
         memory.limit(1).check(max_length)?;
         Ok(Some(memory))
     }
 
-    /// At most `rows` per batch, within the room the budget leaves now.
+    /// At most `rows` per batch, within the room the budget leaves now, or [`UNBUDGETED_BATCH_BYTES`].
     pub fn limit(&self, rows: usize) -> BatchLimit {
-        BatchLimit { rows, bytes: Some((self.budget.room(), self.cost)) }
+        match self.budget {
+            Some(budget) => BatchLimit { rows, bytes: Some((budget.room(), self.cost)), budgeted: true },
+            None => BatchLimit { rows, bytes: Some((UNBUDGETED_BATCH_BYTES, self.cost)), budgeted: false },
+        }
     }
 }
 
-/// At most `rows` per batch, within `memory`'s budget when there is one.
+/// At most `rows` per batch, within `memory`'s room when its costs are known.
 pub fn batch_limit(memory: Option<&ModelMemory>, rows: usize) -> BatchLimit {
     memory.map_or(BatchLimit::rows(rows), |m| m.limit(rows))
 }
@@ -293,22 +340,35 @@ mod tests {
 
     #[test]
     fn rows_follow_the_room_and_the_cap() {
-        let limit = BatchLimit { rows: 16, bytes: Some((5_120_000, COST)) };
+        let limit = BatchLimit { rows: 16, bytes: Some((5_120_000, COST)), budgeted: true };
         // 10 rows would fit the feed-forward block (5,120,000) but not attention (5,181,440)
         assert_eq!(limit.rows_at(512), 9);
         assert_eq!(limit.rows_at(8), 16);
         assert_eq!(BatchLimit::rows(16).rows_at(512), 16);
-        let alone = BatchLimit { rows: 16, bytes: Some((3_000_000, ActivationCost { rows_alone: true, ..COST })) };
+        let alone = BatchLimit { rows: 16, bytes: Some((3_000_000, ActivationCost { rows_alone: true, ..COST })), budgeted: true };
         assert_eq!(alone.rows_at(512), 16);
     }
 
     #[test]
     fn a_row_that_cannot_fit_is_refused_naming_the_option() {
-        let limit = BatchLimit { rows: 16, bytes: Some((1000, COST)) };
+        let limit = BatchLimit { rows: 16, bytes: Some((1000, COST)), budgeted: true };
         assert_eq!(limit.rows_at(512), 0);
         let e = limit.check(512).unwrap_err();
         assert!(e.message.starts_with("memoryBudgetMiB: too small"), "{}", e.message);
         assert!(limit.check(0).is_ok());
+        // without a budget the row runs alone (the batcher takes at least one row)
+        assert!(BatchLimit { budgeted: false, ..limit }.check(512).is_ok());
+    }
+
+    #[test]
+    fn without_a_budget_long_windows_run_fewer_rows() {
+        // ce-probe's widths (MiniLM-L6: 384 hidden, 1536 feed-forward)
+        let cost = ActivationCost::of_transformer(1536, 384, false);
+        let memory = ModelMemory { budget: None, cost };
+        assert_eq!(memory.limit(16).rows_at(512), 2);
+        assert_eq!(memory.limit(16).rows_at(256), 4);
+        assert_eq!(memory.limit(16).rows_at(64), 16);
+        assert_eq!(memory.limit(1).rows_at(512), 1);
     }
 
     #[test]

@@ -68,6 +68,7 @@ pub struct PreparedModel<'a> {
 impl<'a> PreparedModel<'a> {
     /// Decodes `model` (with the external-data files its tensors name) beside `tokenizer` and `config`.
     pub fn prepare(model: &[u8], external_data: &[ExternalFile], tokenizer: &'a [u8], config: Option<&'a [u8]>) -> crate::Result<Self> {
+        let _work = memory_budget::ModelWork::begin();
         let (graph, _) = onnx_import::prepare(model, external_data)?;
         Ok(PreparedModel { graph, tokenizer, config })
     }
@@ -91,7 +92,8 @@ pub struct ModelLoadOptions {
     /// The most wasm memory, in MiB, the instance may reach through this model's calls: each batch runs as many
     /// of `batchSize` rows as fit beside what is already held (a Cloudflare Worker has 128 MB). A budget that
     /// cannot hold the loaded model and one row of `maxLength` tokens is refused with `INVALID_ARGUMENT`. CPU
-    /// only: WebGPU batches hold their activations on the GPU. Default: none (batches of `batchSize`).
+    /// only: WebGPU batches hold their activations on the GPU. Default: none (each batch's activations within 16
+    /// MiB).
     // The batch costs and the room: [`memory_budget`].
     #[serde(rename = "memoryBudgetMiB")]
     pub memory_budget_mib: Option<f64>,

@@ -59,3 +59,21 @@ test("memoryBudgetMiB: a value that is not a positive finite number of MiB is re
     );
   }
 });
+
+test("without a budget, full-window rows run fewer than batchSize per batch (activations within 16 MiB), with the scores of single rows", async () => {
+  // small-ce-1 (hidden 96, feed-forward 384): a 512-token row's feed-forward block costs 1.7 MiB, so 16 MiB holds 9
+  // such rows (src/inference/memory_budget.rs); the batches take the longest rows first, each padded to its first
+  const model = await CrossEncoder.load(files);
+  const batches = [];
+  let done = 0;
+  const out = await model.rerank("ranking query", [...long, ...short], {
+    topK: null,
+    maxChunksPerDoc: 1,
+    onProgress: (p) => (batches.push(p.done - done), (done = p.done)),
+  });
+  assert.deepEqual(batches, [9, 9, 6]);
+  const single = await model.rerank("ranking query", [...long, ...short], { topK: null, batchSize: 1, maxChunksPerDoc: 1 });
+  model.free();
+  assert.deepEqual(out.map((r) => r.index), single.map((r) => r.index));
+  out.forEach((r, i) => assert.ok(Math.abs(r.score - single[i].score) <= 1e-6, `${r.score} vs ${single[i].score}`));
+});
