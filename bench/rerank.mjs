@@ -116,7 +116,17 @@ if (opt("--ab")) {
   for (const file of ["model.onnx", "model_int8.onnx"]) {
     const ce = await CrossEncoder.load(ceFiles(file));
     const session = await ort.InferenceSession.create(path.join(ceDir, file), { executionProviders: ["wasm"] });
-    const prepared = work.map((w) => batches(w.docs.map((d) => ce.encodePair(w.query, d))));
+    // onnxruntime runs the batches rerankit runs (batchSize is a cap: long fp32 windows run fewer rows;
+    // docs/inference.md), recorded in an untimed first pass
+    const ran = [];
+    for (const w of work) {
+      const sizes = [];
+      let done = 0;
+      await ce.rerank(w.query, w.docs, { topK: null, batchSize: batch, maxChunksPerDoc: 1, onProgress: (p) => (sizes.push(p.done - done), (done = p.done)) });
+      ran.push(sizes);
+    }
+    const prepared = work.map((w, i) => paddedBatches(w.docs.map((d) => ce.encodePair(w.query, d)), ran[i]));
+    console.log(`[bench] ${file}: rerankit's batches of the first query: ${ran[0].join(" ")} rows`);
     const rate = { rerankit: [], ort: [] };
     for (let r = 0; r < rounds; r++) {
       let t0 = performance.now();

@@ -33,14 +33,16 @@ export function rerankWorkload(nQueries) {
 }
 
 /**
- * rerankit's encoded pairs (`encodePair`) as onnxruntime's int64 inputs: length-sorted batches of `batch` rows, each
- * padded to its longest row — what rerankit's own batching does.
+ * rerankit's encoded pairs (`encodePair`) as onnxruntime's int64 inputs: length-sorted batches of `batch` rows (a
+ * number, or each batch's in turn), each padded to its longest row — what rerankit's own batching does.
  */
 export function paddedBatches(pairs, batch) {
   const order = pairs.map((_, i) => i).sort((a, b) => pairs[b].inputIds.length - pairs[a].inputIds.length);
   const out = [];
-  for (let s = 0; s < order.length; s += batch) {
-    const rows = order.slice(s, s + batch);
+  for (let s = 0, k = 0; s < order.length; k++) {
+    // `batch`: rows per batch, or each batch's rows in turn (the batches rerankit ran)
+    const n = typeof batch === "number" ? batch : batch[k];
+    const rows = order.slice(s, (s += n));
     const len = Math.max(...rows.map((i) => pairs[i].inputIds.length));
     const ids = new BigInt64Array(rows.length * len), mask = new BigInt64Array(rows.length * len), types = new BigInt64Array(rows.length * len);
     rows.forEach((i, r) => pairs[i].inputIds.forEach((id, t) => {
