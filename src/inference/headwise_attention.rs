@@ -406,7 +406,8 @@ impl EvalOp for HeadwiseAttention {
                     for (l, &n) in self.loops.iter().zip(&counts) {
                         shape[l.out] = n;
                     }
-                    output.insert(Tensor::zero::<f32>(&shape)?)
+                    // SAFETY: every (row, head) block is assigned below, and the loops cover them all
+                    output.insert(unsafe { Tensor::uninitialized::<f32>(&shape)? })
                 }
             };
             let mut view = out.to_plain_array_view_mut::<f32>()?;

@@ -119,7 +119,8 @@ impl EvalOp for RowQuantizedMatMul {
         let m = shape[..shape.len() - 1].iter().product::<usize>();
         let mut out_shape: TVec<usize> = shape.into();
         *out_shape.last_mut().unwrap() = self.weights.n();
-        let mut y = Tensor::zero::<f32>(&out_shape)?;
+        // SAFETY: `gemm::matmul` writes every output value
+        let mut y = unsafe { Tensor::uninitialized::<f32>(&out_shape)? };
         gemm::matmul(
             x.try_as_plain_ram()?.as_slice::<f32>()?,
             m,
