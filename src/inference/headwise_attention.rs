@@ -305,12 +305,13 @@ impl SoftmaxKernels {
         })
     }
 
-    /// Softmax over each `row_len` row of `block` exactly as tract's `Softmax` computes it where `block` starts
-    /// `offset` floats into an aligned tensor. tract's reductions sum a row in SIMD lanes from its first aligned
-    /// address and the unaligned head apart, so a row's sum (and its last bit) depends on the row's address
-    /// modulo the kernels' alignment: the rows are softmaxed in `scratch` at the alignment they have in the
-    /// batched `[B, H, S, S]` scores.
-    fn run(&self, block: &mut [f32], offset: usize, row_len: usize, scratch: &mut Vec<f32>) -> TractResult<()> {
+    /// Softmax over each `row_len` row of `block` (plus `mask_row`, when one mask row applies to every row)
+    /// exactly as tract's `Softmax` computes it where `block` starts `offset` floats into an aligned tensor.
+    /// tract's reductions sum a row in SIMD lanes from its first aligned address and the unaligned head apart, so a
+    /// row's sum (and its last bit) depends on the row's address modulo the kernels' alignment: the rows are
+    /// softmaxed in `scratch` at the alignment they have in the batched `[B, H, S, S]` scores, and the mask is
+    /// added on the way there (one pass over the scores instead of two).
+    fn run(&self, block: &mut [f32], mask_row: Option<&[f32]>, offset: usize, row_len: usize, scratch: &mut Vec<f32>) -> TractResult<()> {
         // a multiple of every tract-linalg kernel's alignment, which divides the tensors' own
         const ALIGN: usize = 64;
         let floats = ALIGN / size_of::<f32>();
@@ -319,7 +320,14 @@ impl SoftmaxKernels {
         let base = scratch.as_ptr() as usize % ALIGN / size_of::<f32>();
         let start = (offset % floats + floats - base) % floats;
         let rows = &mut scratch[start..start + block.len()];
-        rows.copy_from_slice(block);
+        match mask_row {
+            Some(mask) => {
+                for (row, scores) in rows.chunks_exact_mut(row_len).zip(block.chunks_exact(row_len)) {
+                    row.iter_mut().zip(scores).zip(mask).for_each(|((r, s), m)| *r = s + m);
+                }
+            }
+            None => rows.copy_from_slice(block),
+        }
         match self.rows {
             Some(kernel) if row_len.is_multiple_of(4) => kernel(rows, row_len),
             _ => {
@@ -364,7 +372,13 @@ impl EvalOp for HeadwiseAttention {
                     _ => tract_ndarray::Slice::from(..),
                 },
             });
-            Ok(block.as_standard_layout().into_owned().into_tensor())
+            // lane by lane: a head's block is strided, and ndarray copies a strided view value by value
+            let mut values = Vec::with_capacity(block.len());
+            block.rows().into_iter().for_each(|lane| match lane.as_slice() {
+                Some(lane) => values.extend_from_slice(lane),
+                None => values.extend(lane.iter()),
+            });
+            Ok(tract_ndarray::ArrayD::from_shape_vec(block.shape(), values)?.into_tensor())
         };
         let kernels = SoftmaxKernels::new()?;
         let mut scratch = Vec::new();
@@ -383,20 +397,22 @@ impl EvalOp for HeadwiseAttention {
             let q_rows = self.rows.as_ref().map(|r| r.q);
             let mut scores = self.scores.run(tvec![slice(q, &pick(|l| l.q), q_rows)?.into_tvalue(), slice(k, &pick(|l| l.k), None)?.into_tvalue()])?;
             let mut scores = scores.remove(0).into_tensor();
-            {
-                // the mask as MiddleBroadcastAdd or tract's Add adds it: one `score + mask` per element
-                let mask = slice(mask, &pick(|l| l.mask), self.rows.as_ref().map(|r| r.mask))?;
-                let mask = mask.to_plain_array_view::<f32>()?;
-                scores.to_plain_array_view_mut::<f32>()?.zip_mut_with(&mask, |s, m| *s += *m);
-            }
             let row_len = *scores.shape().last().context("scores rank")?;
+            // the mask as MiddleBroadcastAdd or tract's Add adds it: one `score + mask` per element — by the softmax's
+            // copy where one row of it applies to every row (BERT's `[B, 1, 1, S]`), else here
+            let mask = slice(mask, &pick(|l| l.mask), self.rows.as_ref().map(|r| r.mask))?;
+            let mask_row = mask.len() == row_len && mask.shape().last() == Some(&row_len);
+            if !mask_row {
+                scores.to_plain_array_view_mut::<f32>()?.zip_mut_with(&mask.to_plain_array_view::<f32>()?, |s, m| *s += *m);
+            }
             let block_len = scores.len();
             // where this block's rows sit in the batched scores, all query rows included
             let offset = match &self.rows {
                 Some(r) => (flat * q.shape()[r.q] + r.start) * row_len,
                 None => flat * block_len,
             };
-            kernels.run(scores.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?, offset, row_len, &mut scratch)?;
+            let mask_row = if mask_row { Some(mask.try_as_plain_ram()?.as_slice::<f32>()?) } else { None };
+            kernels.run(scores.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?, mask_row, offset, row_len, &mut scratch)?;
             let run = self.product.run(tvec![scores.into_tvalue(), slice(v, &pick(|l| l.v), None)?.into_tvalue()])?;
             let part = run[0].to_plain_array_view::<f32>()?;
             let out = match &mut output {
