@@ -136,6 +136,17 @@ impl DocnoArena {
         self.spans[doc as usize].hash
     }
 
+    /// [`DocnoArena::content_hash`] of the id at `doc`, whose [`DocnoArena::key`] is `key`: the key itself, unless
+    /// the arena keys ids by index.
+    #[inline]
+    pub(crate) fn content_hash_of(&self, doc: u32, key: u32) -> u32 {
+        if self.distinct {
+            self.content_hash(doc)
+        } else {
+            key
+        }
+    }
+
     /// The hash a [`DocnoIndex`] keys the id at `doc` by among ids of this arena: its index mixed, when each id is
     /// listed once (no read of the id's place: a run's entries name ids all over a shared table, and reading each
     /// one's span was a cache miss per entry), else [`DocnoArena::content_hash`].

@@ -56,6 +56,9 @@ impl DuplicatePolicy {
 pub struct RunEntry {
     /// The index of its document id in the run's ids ([`Run::docno`] reads it).
     pub doc: u32,
+    /// The hash the run's ids key the document by ([`DocnoArena::key`]), kept beside the index: finding duplicates
+    /// and judging then read no span, which for a table's ids lies anywhere in it (a cache miss per entry).
+    pub(crate) key: u32,
     pub score: f64,
     /// 1-based line in the run text (0 for in-memory input).
     pub line: u32,
@@ -186,13 +189,15 @@ impl<A: Borrow<DocnoArena> + Into<Arc<DocnoArena>>> RunBuilder<A> {
     /// Appends an entry to query `index` ([`RunBuilder::query`]); `doc` indexes the builder's ids.
     #[inline]
     pub(crate) fn push_entry(&mut self, index: usize, doc: u32, score: f64, line: u32) {
-        self.queries[index].entries.push(RunEntry { doc, score, line });
+        let key = self.docnos.borrow().key(doc);
+        self.queries[index].entries.push(RunEntry { doc, key, score, line });
     }
 
     /// Appends in-memory entries to query `index` ([`RunBuilder::query`]); their documents index the builder's
     /// ids and their scores are finite.
     pub(crate) fn extend_query<'a>(&mut self, index: usize, entries: impl Iterator<Item = (u32, &'a f64)>) {
-        self.queries[index].entries.extend(entries.map(|(doc, &score)| RunEntry { doc, score, line: 0 }));
+        let docnos: &DocnoArena = self.docnos.borrow();
+        self.queries[index].entries.extend(entries.map(|(doc, &score)| RunEntry { doc, key: docnos.key(doc), score, line: 0 }));
     }
 
     /// Applies the duplicate policy to every query and sorts queries by qid.
@@ -245,7 +250,7 @@ fn duplicates(seen: &mut DocnoIndex, entries: &[RunEntry], docnos: &DocnoArena) 
     let mut found = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         let is_same = |j: u32| docnos.same(entries[j as usize].doc, entry.doc);
-        if let Some(first) = seen.insert(i as u32, docnos.key(entry.doc), is_same) {
+        if let Some(first) = seen.insert(i as u32, entry.key, is_same) {
             found.push((first as usize, i));
         }
     }
