@@ -6,7 +6,7 @@ import { OwnedWasm, notMadeByRerankit } from "../runtimes/wasm_instance.js";
 
 /**
  * A document-id table kept in wasm, made once by {@link docIdTable} and named by the `docIds` of any number of
- * {@link ColumnarQrels} and {@link ColumnarRun}s (src/metrics/inputs/columns.rs). Its ids do not cross again on each
+ * `ColumnarQrels` and `ColumnarRun`s (src/metrics/inputs/columns.rs). Its ids do not cross again on each
  * call, and qrels and a run that name the same table are judged by comparing indices in it, never the ids' bytes.
  * Values are those of the same input given as text.
  */
