@@ -132,7 +132,7 @@ pub fn rank_query(
             Some(ids) => judge(
                 entries,
                 judgements,
-                (|j: &Judgement| ids.key(j.doc), |e: &RunEntry| e.key),
+                (|j: &Judgement| j.key, |e: &RunEntry| e.key),
                 |j: &Judgement, e: &RunEntry| ids.same(j.doc, e.doc),
                 &mut workspace.judgements,
                 found,
@@ -140,7 +140,7 @@ pub fn rank_query(
             None => judge(
                 entries,
                 judgements,
-                (|j: &Judgement| qrels.docnos().content_hash(j.doc), |e: &RunEntry| run.docnos().content_hash_of(e.doc, e.key)),
+                (|j: &Judgement| qrels.docnos().content_hash_of(j.doc, j.key), |e: &RunEntry| run.docnos().content_hash_of(e.doc, e.key)),
                 |j: &Judgement, e: &RunEntry| qrels.docno_bytes(j.doc) == run.docno_bytes(e.doc),
                 &mut workspace.judgements,
                 found,

@@ -18,6 +18,9 @@ use crate::error::{Error, Result};
 pub struct Judgement {
     /// The index of its document id in the qrels' ids ([`Qrels::docno`] reads it).
     pub doc: u32,
+    /// The hash the qrels' ids key the document by ([`DocnoArena::key`]), kept beside the index as a run entry's
+    /// is: judging reads no span.
+    pub(crate) key: u32,
     pub grade: i64,
     /// Position of this judgement among its query's judgements in input order.
     pub input_position: u32,
@@ -167,9 +170,10 @@ impl<A: Borrow<DocnoArena> + Into<Arc<DocnoArena>>> QrelsBuilder<A> {
     /// Appends a judgement to query `index` ([`QrelsBuilder::query`]); `doc` indexes the builder's ids.
     #[inline]
     pub(crate) fn push_judgement(&mut self, index: usize, doc: u32, grade: i64, line: u32) {
+        let key = self.docnos.borrow().key(doc);
         let query = &mut self.queries[index];
         let input_position = query.judgements.len() as u32;
-        query.judgements.push(Judgement { doc, grade, input_position, line });
+        query.judgements.push(Judgement { doc, key, grade, input_position, line });
     }
 
     /// Sorts every query's judgements by docno, refuses a document judged twice for one query (as trec_eval
