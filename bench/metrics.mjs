@@ -8,12 +8,13 @@
 //   pytrec_eval      pytrec-eval-terrier (trec_eval's C code behind Python)
 //   ranx             ranx (numba; compiled on a warm-up call first)
 // each from in-memory objects ({qid: {docno: value}}: evaluation only; rerankit also from columns, its
-// ColumnarQrels / ColumnarRun, as the row rerankit-wasm-cols) and end to end from the TREC files
+// ColumnarQrels / ColumnarRun, as the row rerankit-wasm-cols, and from columns naming one DocIdTable built before,
+// as the row rerankit-wasm-table) and end to end from the TREC files
 // (read + parse + evaluate; for the two command-line programs, the whole process). Prints the times, where
 // rerankit's end-to-end time goes, the ratios against the goals (wasm ≥ 10× pytrec_eval and ≥ 3× ranx end to
 // end; native within 1.5× of trec_eval's time), and checks that the engines agree on the means (exit 1 if not).
 //
-//   node bench/metrics.mjs [--queries N] [--docs N] [--skip native,trec_eval,wasm,wasm-memory,wasm-columnar,python]
+//   node bench/metrics.mjs [--queries N] [--docs N] [--skip native,trec_eval,wasm,wasm-memory,wasm-columnar,wasm-table,python]
 //
 // trec_eval is fetched once (a pinned tarball, checked by sha256) and built with `make` into
 // ~/.cache/rerankit/trec_eval (RERANKIT_TREC_EVAL_DIR); where its host is unreachable, the error says where to
@@ -114,16 +115,16 @@ function nested(text, valueField) {
 /**
  * Query-major columns (rerankit's ColumnarQrels / ColumnarRun) from TREC text: query ids, row offsets, each
  * document id once in a table with a Uint32Array of per-row indices, and the values as `ValueArray` — what a caller
- * holding its data in arrays hands over. Walks the lines in place, as `nested` does.
+ * holding its data in arrays hands over. Walks the lines in place, as `nested` does. `shared`: a table
+ * `{docIds, index}` to add the ids to (several inputs indexing one table), else one of their own.
  */
-function columnarFromText(text, valueField, valueKey, ValueArray) {
+function columnarFromText(text, valueField, valueKey, ValueArray, shared = { docIds: [], index: new Map() }) {
   let lines = 0;
   for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) lines++;
   if (text.length > 0 && !text.endsWith("\n")) lines++;
   const queryIds = [];
   const offsets = [];
-  const docIds = [];
-  const table = new Map();
+  const { docIds, index: table } = shared;
   const docs = new Uint32Array(lines);
   const values = new ValueArray(lines);
   let row = 0;
@@ -177,7 +178,7 @@ function native(data) {
 
 async function wasm(data) {
   // The built package's Node entry (bench/ is its own package, so "rerankit" does not resolve from here).
-  const { evaluate, parseQrels, parseRun } = await import(pathToFileURL(path.join(root, "pkg", "dist", "runtimes", "node.js")).href);
+  const { evaluate, parseQrels, parseRun, docIdTable } = await import(pathToFileURL(path.join(root, "pkg", "dist", "runtimes", "node.js")).href);
   // Each row is timed with only its own inputs alive: V8 marks every live object in a full collection, so the
   // 10M-entry objects of the nested row would slow every other row's collections (evaluate builds the per-query
   // result objects) by hundreds of milliseconds.
@@ -225,6 +226,32 @@ async function wasm(data) {
       for (const m of MEASURES) if (!Object.is(result.aggregate[m], c.aggregate[m])) throw new Error(`wasm text/columns mismatch on ${m}`);
     }
   }
+  // The same columns naming one DocIdTable of both inputs' ids, built before the clock as the columns are (its
+  // build is timed apart, once): evaluate then copies only the typed arrays and the query ids, and judges by index.
+  let inMemoryTable = NaN;
+  let firstTable = NaN;
+  let tableBuild = NaN;
+  if (!skip.has("wasm-table") && typeof docIdTable === "function") {
+    const shared = { docIds: [], index: new Map() };
+    const qrels = columnarFromText(readFileSync(data.qrelsPath, "utf8"), 3, "grades", Int32Array, shared);
+    const run = columnarFromText(readFileSync(data.runPath, "utf8"), 4, "scores", Float64Array, shared);
+    shared.index.clear();
+    let t = performance.now();
+    const table = docIdTable(shared.docIds);
+    tableBuild = performance.now() - t;
+    qrels.docIds = table;
+    run.docIds = table;
+    shared.docIds.length = 0;
+    inMemoryTable = Infinity;
+    for (let i = 0; i < 3; i++) {
+      t = performance.now();
+      const c = evaluate(qrels, run, MEASURES);
+      inMemoryTable = Math.min(inMemoryTable, performance.now() - t);
+      if (i === 0) firstTable = performance.now() - t;
+      for (const m of MEASURES) if (!Object.is(result.aggregate[m], c.aggregate[m])) throw new Error(`wasm text/table mismatch on ${m}`);
+    }
+    table.free();
+  }
   // `--skip wasm-memory` leaves out the object path: at 10,000 × 1,000 building the 10M-entry objects keeps V8 in
   // full collections for many minutes before rerankit is even called.
   let inMemory = NaN;
@@ -239,8 +266,8 @@ async function wasm(data) {
       for (const m of MEASURES) if (Math.abs(result.aggregate[m] - o.aggregate[m]) > 1e-12) throw new Error(`wasm text/object mismatch on ${m}`);
     }
   }
-  const first = { end_to_end_s: firstEndToEnd / 1000, in_memory_columnar_s: firstColumnar / 1000 };
-  return { end_to_end_s: endToEnd / 1000, in_memory_s: inMemory / 1000, in_memory_columnar_s: inMemoryColumnar / 1000, first, means: result.aggregate, split, note: "best of 3" };
+  const first = { end_to_end_s: firstEndToEnd / 1000, in_memory_columnar_s: firstColumnar / 1000, in_memory_table_s: firstTable / 1000 };
+  return { end_to_end_s: endToEnd / 1000, in_memory_s: inMemory / 1000, in_memory_columnar_s: inMemoryColumnar / 1000, in_memory_table_s: inMemoryTable / 1000, table_build_s: tableBuild / 1000, first, means: result.aggregate, split, note: "best of 3" };
 }
 
 // trec_eval's own C program, pinned to the release pytrec-eval-terrier compiles in (its setup.py fetches this same
@@ -355,13 +382,18 @@ if (!skip.has("python")) {
 }
 if (!skip.has("wasm")) {
   const w = await wasm(data);
-  const { in_memory_columnar_s, ...row } = w;
+  const { in_memory_columnar_s, in_memory_table_s, table_build_s, ...row } = w;
   results["rerankit-wasm"] = row;
   done("rerankit-wasm");
   if (!skip.has("wasm-columnar")) {
     // the in-memory time from columns (ColumnarQrels / ColumnarRun): a row of its own, beside the objects' row
     results["rerankit-wasm-cols"] = { in_memory_s: in_memory_columnar_s, end_to_end_s: NaN, means: w.means, note: "evaluate(columns), best of 3; means equal the text path's bit for bit" };
     done("rerankit-wasm-cols");
+  }
+  if (Number.isFinite(in_memory_table_s)) {
+    // from columns naming one DocIdTable (built once before the clock; its build time is shown in the row)
+    results["rerankit-wasm-table"] = { in_memory_s: in_memory_table_s, end_to_end_s: NaN, table_build_s, means: w.means, note: "evaluate(columns on a DocIdTable), best of 3; the table built once before, table_build_s; means equal the text path's bit for bit" };
+    done("rerankit-wasm-table");
   }
 }
 const seconds = (s) => (Number.isFinite(s) ? s.toFixed(3) : "—");
@@ -374,8 +406,8 @@ for (const name of ["rerankit-native", "rerankit-wasm"]) {
   if (results[name]) console.log(`${name} end to end, split (ms, best of 3 each): ${JSON.stringify(results[name].split, (_, v) => (typeof v === "number" ? Math.round(v) : v))}`);
 }
 if (results["rerankit-wasm"]?.first) {
-  const { end_to_end_s, in_memory_columnar_s } = results["rerankit-wasm"].first;
-  console.log(`rerankit-wasm first calls (s; the memory grows then): end to end ${seconds(end_to_end_s)}, from columns ${seconds(in_memory_columnar_s)}`);
+  const { end_to_end_s, in_memory_columnar_s, in_memory_table_s } = results["rerankit-wasm"].first;
+  console.log(`rerankit-wasm first calls (s; the memory grows then): end to end ${seconds(end_to_end_s)}, from columns ${seconds(in_memory_columnar_s)}, from columns on a DocIdTable ${seconds(in_memory_table_s)}`);
 }
 const ratio = (a, b, key) => (results[a] && results[b] ? results[b][key] / results[a][key] : NaN);
 console.log("\nspeed-ups (how many times faster):");
@@ -389,11 +421,12 @@ for (const [a, b, goal] of [
   const verdict = goal === null || Number.isNaN(e2e) ? "" : `  goal ${goalText} end to end: ${e2e >= goal ? "met" : "NOT met"}`;
   console.log(`  ${a} vs ${b}: end to end ${e2e.toFixed(2)}×, in memory ${mem.toFixed(1)}×${verdict}`);
 }
-if (results["rerankit-wasm-cols"]) {
+for (const [row, what] of [["rerankit-wasm-cols", "from columns"], ["rerankit-wasm-table", "from columns on a DocIdTable"]]) {
+  if (!results[row]) continue;
   for (const [b, goal] of [["pytrec_eval", 5], ["ranx", null]]) {
-    const mem = ratio("rerankit-wasm-cols", b, "in_memory_s");
+    const mem = ratio(row, b, "in_memory_s");
     if (Number.isNaN(mem)) continue;
-    console.log(`  rerankit-wasm from columns vs ${b}: in memory ${mem.toFixed(2)}×${goal === null ? "" : `  goal ≥ ${goal}× in memory: ${mem >= goal ? "met" : "NOT met"}`}`);
+    console.log(`  rerankit-wasm ${what} vs ${b}: in memory ${mem.toFixed(2)}×${goal === null ? "" : `  goal ≥ ${goal}× in memory: ${mem >= goal ? "met" : "NOT met"}`}`);
   }
 }
 

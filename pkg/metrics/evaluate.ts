@@ -6,13 +6,15 @@
 // objects `{qid: {docno: value}}`, `Map`s of either, query-major columns (ColumnarQrels / ColumnarRun, declared
 // in bindings/wasm/src/metrics.rs), or handles from parseQrels / parseRun (parse once, evaluate many times).
 // Text is parsed inside wasm in one call; objects are flattened here into columns and cross the boundary once;
-// columnar input crosses as its typed arrays, the query ids joined and the document ids as one UTF-8 buffer.
+// columnar input crosses as its typed arrays, the query ids joined and the document ids as one UTF-8 buffer, or
+// not at all when they are a DocIdTable already in wasm (doc_id_table.ts).
 import * as wasm from "../wasm/rerankit.js";
 import type * as rust from "../rust_types.js";
 import type { ColumnarQrels, ColumnarRun } from "../wasm/rerankit.js";
 import { checkListLength, invalidArgument } from "../errors.js";
 import { OwnedWasm, notMadeByRerankit } from "../runtimes/wasm_instance.js";
 import { DefinedMeasure } from "./defined_measures.js";
+import { DocIdTable, idColumn, joinedIdBytes } from "./doc_id_table.js";
 
 /** Parsed relevance judgements (reusable across evaluate calls). */
 export class ParsedQrels {
@@ -148,49 +150,16 @@ function isColumnar(input: object): boolean {
   return Array.isArray(record.queryIds) || ArrayBuffer.isView(record.offsets);
 }
 
-/** `ids` as a column of strings, or `INVALID_ARGUMENT` naming the field or the first element that is not one. */
-function idColumn(ids: unknown, field: string): string[] {
-  if (!Array.isArray(ids)) return invalidArgument(field, `expected an array of strings, got ${ids === null ? "null" : typeof ids}`);
-  checkListLength(ids, field);
-  for (let i = 0; i < ids.length; i++) {
-    if (typeof ids[i] !== "string") invalidArgument(`${field}[${i}]`, `expected a string, got ${ids[i] === null ? "null" : typeof ids[i]}`);
-  }
-  return ids;
-}
-
 /** `ids` (a column of strings) joined by U+0000, the form the wasm call splits. */
 function joinedIds(ids: unknown, field: string): [string, number] {
   const column = idColumn(ids, field);
   return [column.join("\0"), column.length];
 }
 
-/**
- * The document ids as UTF-8 bytes joined by a zero byte. Ids are almost always ASCII: those are written a character
- * at a time into one buffer, twice as fast as joining them into one string and encoding that (4.3M ids: 76 against
- * 154 ms in Node 20); the first other character (or a U+0000, which the wasm side refuses by count) falls back to
- * the join, whose bytes are the same.
- */
-function joinedIdBytes(ids: unknown, field: string): [Uint8Array, number] {
-  const column = idColumn(ids, field);
-  let length = column.length;
-  for (const id of column) length += id.length;
-  const out = new Uint8Array(Math.max(length - 1, 0));
-  let at = 0;
-  for (let i = 0; i < column.length; i++) {
-    const id = column[i];
-    if (i > 0) out[at++] = 0;
-    for (let j = 0; j < id.length; j++) {
-      const c = id.charCodeAt(j);
-      if (c >= 0x80 || c === 0) return [encoder.encode(column.join("\0")), column.length];
-      out[at++] = c;
-    }
-  }
-  return [out, column.length];
-}
-
 function columnarQrels(columns: ColumnarQrels, field: string): wasm.MetricsQrels {
   if (columns === null || typeof columns !== "object") invalidArgument(field, "expected columns {queryIds, offsets, docIds, docs, grades}");
   const [queryIds, numQueries] = joinedIds(columns.queryIds, `${field}.queryIds`);
+  if (columns.docIds instanceof DocIdTable) return wasm.metricsQrelsFromTableColumnar(field, columns, queryIds, numQueries, columns.docIds.handle);
   const [docIds, numDocs] = joinedIdBytes(columns.docIds, `${field}.docIds`);
   return wasm.metricsQrelsFromColumnar(field, columns, queryIds, numQueries, docIds, numDocs);
 }
@@ -198,6 +167,7 @@ function columnarQrels(columns: ColumnarQrels, field: string): wasm.MetricsQrels
 function columnarRun(columns: ColumnarRun, field: string, keepFirst: boolean): wasm.MetricsRun {
   if (columns === null || typeof columns !== "object") invalidArgument(field, "expected columns {queryIds, offsets, docIds, docs, scores}");
   const [queryIds, numQueries] = joinedIds(columns.queryIds, `${field}.queryIds`);
+  if (columns.docIds instanceof DocIdTable) return wasm.metricsRunFromTableColumnar(field, columns, queryIds, numQueries, columns.docIds.handle, keepFirst);
   const [docIds, numDocs] = joinedIdBytes(columns.docIds, `${field}.docIds`);
   return wasm.metricsRunFromColumnar(field, columns, queryIds, numQueries, docIds, numDocs, keepFirst);
 }

@@ -61,21 +61,47 @@ impl<V: Copy> Owned<V> {
     }
 
     fn with<T>(&self, f: impl FnOnce(Columns<V>) -> T) -> T {
-        let query_ids: Vec<&str> = self.query_ids.iter().map(String::as_str).collect();
         let doc_ids: Vec<&str> = self.doc_ids.iter().map(String::as_str).collect();
         // the table both ways: copied from the ids, and taken from them joined
         let doc_ids = if self.docs.is_some() { DocIdTable::new(&doc_ids).unwrap() } else { DocIdTable::from_joined("docIds", doc_ids.join("\0"), doc_ids.len()).unwrap() };
-        f(Columns { query_ids: &query_ids, offsets: &self.offsets, doc_ids, docs: self.docs.as_deref(), values: &self.values })
+        self.with_table(doc_ids, f)
     }
+
+    /// The columns with `table` for their ids (their `docs` index it).
+    fn with_table<T>(&self, table: DocIdTable, f: impl FnOnce(Columns<V>) -> T) -> T {
+        let query_ids: Vec<&str> = self.query_ids.iter().map(String::as_str).collect();
+        f(Columns { query_ids: &query_ids, offsets: &self.offsets, doc_ids: table, docs: self.docs.as_deref(), values: &self.values })
+    }
+
+    /// These columns' rows with `docs` indexing `ids` instead.
+    fn indexing(mut self, ids: &[&str]) -> Owned<V> {
+        let index: std::collections::HashMap<&str, u32> = ids.iter().enumerate().map(|(i, id)| (*id, i as u32)).collect();
+        let docs = self.docs.as_ref().expect("columns with a table");
+        self.docs = Some(docs.iter().map(|&d| index[self.doc_ids[d as usize].as_str()]).collect());
+        self.doc_ids = ids.iter().map(|id| id.to_string()).collect();
+        self
+    }
+}
+
+/// Every document id of the rows, each once, in an order unlike byte order (neighbours swapped), so that ranking
+/// cannot mistake index order, ascending or descending, for trec_eval's docno order.
+fn shared_ids<'a>(qrels: &'a [(String, String, i64)], run: &'a [(String, String, f64)]) -> Vec<&'a str> {
+    let mut ids: Vec<&str> = qrels.iter().map(|r| r.1.as_str()).chain(run.iter().map(|r| r.1.as_str())).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    for pair in ids.chunks_mut(2) {
+        pair.reverse();
+    }
+    ids
 }
 
 fn typed<V>(rows: &[(String, String, String)], parse: impl Fn(&str) -> V) -> Vec<(String, String, V)> {
     rows.iter().map(|(q, d, v)| (q.clone(), d.clone(), parse(v))).collect()
 }
 
-/// The same qrels and run three ways (text; triples; columns with a shared table, and one id per row), each
-/// pair of qrels and run as `(qrels, run)`.
-fn three_ways(qrels_text: &str, run_text: &str) -> Vec<(&'static str, Qrels, Run)> {
+/// The same qrels and run every way (text; triples; columns with a table each, one id per row, and one distinct
+/// table both share), each pair of qrels and run as `(qrels, run)`.
+fn every_way(qrels_text: &str, run_text: &str) -> Vec<(&'static str, Qrels, Run)> {
     let qrels_rows = typed(&rows(qrels_text, 3), |v| v.parse::<i64>().unwrap());
     let run_rows = typed(&rows(run_text, 4), |v| v.parse::<f64>().unwrap());
     let mut text_run = Run::parse(run_text, DuplicatePolicy::Error).unwrap();
@@ -88,6 +114,11 @@ fn three_ways(qrels_text: &str, run_text: &str) -> Vec<(&'static str, Qrels, Run
         let run = Owned::new(&run_rows, shared).with(|c| Run::from_columns("run", c, DuplicatePolicy::Error)).unwrap();
         out.push((name, qrels, run));
     }
+    let ids = shared_ids(&qrels_rows, &run_rows);
+    let table = DocIdTable::new(&ids).unwrap().distinct("docIds").unwrap();
+    let qrels = Owned::new(&qrels_rows, true).indexing(&ids).with_table(table.clone(), |c| Qrels::from_columns("qrels", c)).unwrap();
+    let run = Owned::new(&run_rows, true).indexing(&ids).with_table(table, |c| Run::from_columns("run", c, DuplicatePolicy::Error)).unwrap();
+    out.push(("columns sharing one distinct table", qrels, run));
     out
 }
 
@@ -126,8 +157,8 @@ fn option_sets(dialect: Dialect) -> Vec<EvaluateOptions> {
     ]
 }
 
-fn check_three_ways(qrels_text: &str, run_text: &str) {
-    let inputs = three_ways(qrels_text, run_text);
+fn check_every_way(qrels_text: &str, run_text: &str) {
+    let inputs = every_way(qrels_text, run_text);
     for (dialect, names) in cases() {
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         for options in option_sets(dialect) {
@@ -144,7 +175,7 @@ fn check_three_ways(qrels_text: &str, run_text: &str) {
 
 #[test]
 fn columns_text_and_triples_give_the_same_bits_on_the_dialects_collection() {
-    check_three_ways(&read("dialects", "qrels.trec"), &read("dialects", "run.trec"));
+    check_every_way(&read("dialects", "qrels.trec"), &read("dialects", "run.trec"));
 }
 
 #[test]
@@ -152,11 +183,11 @@ fn columns_text_and_triples_give_the_same_bits_with_negative_grades_and_ties() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/judged_only");
     let qrels = std::fs::read_to_string(dir.join("qrels.trec")).unwrap();
     let run = std::fs::read_to_string(dir.join("run.trec")).unwrap();
-    check_three_ways(&qrels, &run);
+    check_every_way(&qrels, &run);
     // tied scores (broken by docno), a query split in two blocks, a query only in the run
     let qrels = "q1 0 a 1\nq1 0 b 0\nq1 0 c 2\nq2 0 x 1\nq2 0 y -1\nq1 0 d 1\n";
     let run = "q1 Q0 a 1 0.5 r\nq1 Q0 b 2 0.5 r\nq2 Q0 y 1 1e-300 r\nq2 Q0 x 2 -0.0 r\nq1 Q0 c 3 0.5 r\nq3 Q0 a 1 2 r\nq1 Q0 z 4 0.0 r\n";
-    check_three_ways(qrels, run);
+    check_every_way(qrels, run);
 }
 
 #[test]
@@ -236,4 +267,46 @@ fn no_queries_is_an_empty_input() {
     assert!(run.is_empty());
     let err = run_error(RunColumns { query_ids: &[], offsets: &[], doc_ids: table(&[]), docs: None, values: &[] }, DuplicatePolicy::Error);
     assert!(err.message.starts_with("run.offsets: has 0 offsets for 0 queries"), "{}", err.message);
+}
+
+#[test]
+fn a_shared_table_lists_each_id_once_and_mixes_with_other_inputs() {
+    let err = DocIdTable::new(&["a", "b", "a"]).unwrap().distinct("docIds").unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidArgument);
+    assert!(err.message.starts_with("docIds[2]: repeats docIds[0] (\"a\")"), "{}", err.message);
+    let err = DocIdTable::new(&["a", ""]).unwrap().distinct("docIds").unwrap_err();
+    assert!(err.message.starts_with("docIds[1]: is empty"), "{}", err.message);
+    let table = DocIdTable::new(&["c", "a", "b", "d"]).unwrap().distinct("docIds").unwrap();
+    assert!(table.is_distinct() && !DocIdTable::new(&["a"]).unwrap().is_distinct());
+    // a document twice in one query: refused, or the first kept, as from text
+    let twice = || RunColumns { query_ids: &["q"], offsets: &[0, 3], doc_ids: table.clone(), docs: Some(&[1, 2, 1]), values: &[0.1, 0.5, 0.9] };
+    let err = run_error(twice(), DuplicatePolicy::Error);
+    assert!(err.message.starts_with("run: document 'a' is listed twice for query 'q'"), "{}", err.message);
+    let kept = Run::from_columns("run", twice(), DuplicatePolicy::KeepFirst).unwrap();
+    let text = Run::parse("q Q0 a 1 0.1 r\nq Q0 b 2 0.5 r\nq Q0 a 3 0.9 r\n", DuplicatePolicy::KeepFirst).unwrap();
+    let entries = |r: &Run| r.queries()[0].entries.iter().map(|e| (r.docno(e).to_string(), e.score.to_bits())).collect::<Vec<_>>();
+    assert_eq!(entries(&kept), entries(&text));
+    // inputs on the table against inputs of their own (text), and against another table: the text's bits
+    let qrels_text = "q 0 a 1\nq 0 d 2\nq 0 b 0\n";
+    let run_text = "q Q0 b 1 0.5 r\nq Q0 c 2 0.5 r\nq Q0 d 3 0.7 r\nq Q0 a 4 0.5 r\n";
+    let table_qrels = |table: &DocIdTable| {
+        Qrels::from_columns("qrels", QrelsColumns { query_ids: &["q"], offsets: &[0, 3], doc_ids: table.clone(), docs: Some(&[1, 3, 2]), values: &[1, 2, 0] }).unwrap()
+    };
+    let run = Run::from_columns("run", RunColumns { query_ids: &["q"], offsets: &[0, 4], doc_ids: table.clone(), docs: Some(&[2, 0, 3, 1]), values: &[0.5, 0.5, 0.7, 0.5] }, DuplicatePolicy::Error).unwrap();
+    let other_table = DocIdTable::new(&["x", "d", "b", "a"]).unwrap().distinct("docIds").unwrap();
+    let other_qrels = Qrels::from_columns("qrels", QrelsColumns { query_ids: &["q"], offsets: &[0, 3], doc_ids: other_table, docs: Some(&[3, 1, 2]), values: &[1, 2, 0] }).unwrap();
+    let mut text_run = Run::parse(run_text, DuplicatePolicy::Error).unwrap();
+    text_run.name.clear();
+    let text_qrels = Qrels::parse(qrels_text).unwrap();
+    let names: Vec<String> = ["map", "ndcg", "P.1,2,3", "relstring", "recip_rank"].iter().map(|n| n.to_string()).collect();
+    let (requests, eval) = EvaluateOptions::default().resolve(&names).unwrap();
+    let reference = evaluate(&text_qrels, &text_run, &requests, &eval).unwrap();
+    for (what, qrels, run) in [
+        ("both on the table", &table_qrels(&table), &run),
+        ("run on the table, text qrels", &text_qrels, &run),
+        ("qrels on the table, text run", &table_qrels(&table), &text_run),
+        ("run on the table, qrels on another", &other_qrels, &run),
+    ] {
+        assert_same_bits(&reference, &evaluate(qrels, run, &requests, &eval).unwrap(), what);
+    }
 }

@@ -1,7 +1,7 @@
-// Columnar qrels and runs (ColumnarQrels / ColumnarRun: query ids, row offsets, a document-id table, typed arrays)
-// through the built package: the same collection as TREC text, as nested objects and as columns gives the same
-// bits for every measure in every dialect; scores keep their bits; bad columns are RerankitErrors naming the field,
-// after which the module keeps working.
+// Columnar qrels and runs (ColumnarQrels / ColumnarRun: query ids, row offsets, a document-id table — an array of
+// ids, or a DocIdTable kept in wasm and shared — and typed arrays) through the built package: the same collection
+// as TREC text, as nested objects and as columns gives the same bits for every measure in every dialect; scores
+// keep their bits; bad columns are RerankitErrors naming the field, after which the module keeps working.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import * as full from "rerankit";
 import * as evalApi from "rerankit/eval";
 
-const { evaluate, compareRuns, qrelsFromColumns, runFromColumns, RerankitError } = full;
+const { evaluate, compareRuns, qrelsFromColumns, runFromColumns, docIdTable, DocIdTable, RerankitError } = full;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const fixture = (folder, name) => readFileSync(path.join(root, "tests/fixtures", folder, name), "utf8");
 
@@ -49,6 +49,22 @@ function columnar(rs, valueKey, ValueArray, table = true) {
   return out;
 }
 
+/**
+ * Qrels and run columns from rows naming one table of both inputs' ids, made with `api.docIdTable`: each id once, in
+ * an order unlike byte order (neighbours swapped), so that ranking cannot take index order for docno order.
+ */
+function sharingTable(api, q, r) {
+  const ids = [...new Set([...q, ...r].map(([, docno]) => docno))].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  for (let i = 0; i + 1 < ids.length; i += 2) [ids[i], ids[i + 1]] = [ids[i + 1], ids[i]];
+  const table = api.docIdTable(ids);
+  const index = new Map(ids.map((id, i) => [id, i]));
+  const onTable = (rs, valueKey, ValueArray) => {
+    const c = columnar(rs, valueKey, ValueArray);
+    return { ...c, docIds: table, docs: Uint32Array.from(c.docs, (d) => index.get(c.docIds[d])) };
+  };
+  return [table, onTable(q, "grades", Int32Array), onTable(r, "scores", Float64Array)];
+}
+
 function nested(rs) {
   const out = {};
   for (const [qid, docno, value] of rs) (out[qid] ??= {})[docno] = value;
@@ -68,6 +84,7 @@ function sameThreeWays(api, qrelsText, runText) {
     ["nested", nested(q), nested(r)],
     ["columns with a table", columnar(q, "grades", Int32Array), columnar(r, "scores", Float64Array)],
     ["columns, one id per row", columnar(q, "grades", Int32Array, false), columnar(r, "scores", Float64Array, false)],
+    ["columns sharing a DocIdTable", ...sharingTable(api, q, r).slice(1)],
   ];
   for (const [dialect, measures] of Object.entries(MEASURES)) {
     for (const options of [{ dialect }, { dialect, relevanceLevel: 2, maxResults: 7 }, { dialect, judgedOnly: true }, { dialect, scope: "qrels" }, { dialect, returnStd: true }]) {
@@ -126,6 +143,11 @@ test("document ids beyond ASCII cross as the same UTF-8 as from text (ties order
     const ours = api.evaluate(columnar(rows(qrelsText, 3), "grades", Int32Array), columnar(rows(runText, 4), "scores", Float64Array), ["all_trec"]);
     assert.deepStrictEqual(ours.perQuery, text.perQuery);
     assert.deepStrictEqual(ours.aggregate, text.aggregate);
+    const [table, qrels, run] = sharingTable(api, rows(qrelsText, 3), rows(runText, 4));
+    const onTable = api.evaluate(qrels, run, ["all_trec"]);
+    assert.deepStrictEqual(onTable.perQuery, text.perQuery);
+    assert.deepStrictEqual(onTable.aggregate, text.aggregate);
+    table.free();
   }
 });
 
@@ -234,6 +256,74 @@ test("bad columns are INVALID_ARGUMENT naming the field, and the module keeps wo
   const hostile = { ...good(), get scores() { throw new Error("boom"); } };
   assert.throws(() => evaluate(qrels, hostile, "map"), (e) => e instanceof RerankitError && /^run\.scores: reading it threw/.test(e.message));
   assert.deepStrictEqual(evaluate(qrels, good(), ["map", "P_5"]).aggregate, expected.aggregate);
+});
+
+test("a DocIdTable is built once for many calls, shared by qrels and runs, and outlived by what was built from it", () => {
+  const q = rows(fixture("judged_only", "qrels.trec"), 3);
+  const r = rows(fixture("judged_only", "run.trec"), 4);
+  const [table, qc, rc] = sharingTable(full, q, r);
+  assert.ok(table instanceof DocIdTable);
+  assert.equal(table.size, new Set([...q, ...r].map(([, docno]) => docno)).size);
+  const expected = evaluate(nested(q), nested(r), ["map", "ndcg_cut_10", "P_5"]);
+  // the same table for every call, directly and through handles; a second run on it; compareRuns
+  for (let i = 0; i < 3; i++) assert.deepStrictEqual(evaluate(qc, rc, ["map", "ndcg_cut_10", "P_5"]), expected);
+  const qrels = qrelsFromColumns(qc);
+  const run = runFromColumns(rc);
+  assert.deepStrictEqual(evaluate(qrels, run, ["map", "ndcg_cut_10", "P_5"]), expected);
+  const other = { ...rc, scores: rc.scores.map((s, i) => (i % 3 === 0 ? -s : s)) };
+  const viaTable = compareRuns(qc, [rc, other], ["map"], { randomSeed: 1 });
+  const viaObjects = compareRuns(nested(q), [nested(r), { ...columnar(r, "scores", Float64Array), scores: other.scores }], ["map"], { randomSeed: 1 });
+  assert.deepStrictEqual(viaTable.measures.map.means, viaObjects.measures.map.means);
+  // the run on the table against qrels of their own ids (no shared table): the same values
+  assert.deepStrictEqual(evaluate(columnar(q, "grades", Int32Array), rc, ["map", "ndcg_cut_10", "P_5"]), expected);
+  // freed: the table is FREED for new columns; the handles built from it keep their share
+  table.free();
+  table.free();
+  assert.throws(() => evaluate(qc, rc, "map"), (e) => e instanceof RerankitError && e.code === "FREED" && /^DocIdTable/.test(e.message));
+  assert.throws(() => table.size, (e) => e instanceof RerankitError && e.code === "FREED");
+  assert.deepStrictEqual(evaluate(qrels, run, ["map", "ndcg_cut_10", "P_5"]), expected);
+  qrels.free();
+  run.free();
+});
+
+test("a bad DocIdTable, or bad columns on one, is INVALID_ARGUMENT naming the field", () => {
+  const invalid = (call, message) => assert.throws(call, (e) => {
+    assert.ok(e instanceof RerankitError, String(e));
+    assert.equal(e.code, "INVALID_ARGUMENT");
+    assert.match(e.message, message);
+    return true;
+  });
+  invalid(() => docIdTable(["a", "b", "a"]), /^docIds\[2\]: repeats docIds\[0\] \("a"\): a shared table lists each id once/);
+  invalid(() => docIdTable(["a", ""]), /^docIds\[1\]: is empty/);
+  invalid(() => docIdTable(["a", "b\0c"]), /^docIds: ids must not contain U\+0000/);
+  invalid(() => docIdTable("a"), /^docIds: expected an array of strings, got string/);
+  invalid(() => docIdTable(["a", 1]), /^docIds\[1\]: expected a string, got number/);
+  invalid(() => docIdTable(null), /^docIds: expected an array of strings, got null/);
+  assert.equal(docIdTable([]).size, 0);
+  const table = docIdTable(["a", "b", "c"]);
+  const qrels = { queryIds: ["q1"], offsets: Uint32Array.of(0, 1), docIds: table, docs: Uint32Array.of(0), grades: Int32Array.of(1) };
+  const good = () => ({ queryIds: ["q1", "q2"], offsets: Uint32Array.of(0, 2, 3), docIds: table, docs: Uint32Array.of(0, 1, 2), scores: Float64Array.of(1, 0.5, 0.2) });
+  const expected = evaluate("q1 0 a 1\n", "q1 Q0 a 1 1 r\nq1 Q0 b 2 0.5 r\nq2 Q0 c 1 0.2 r\n", ["map", "P_5"]).aggregate;
+  assert.deepStrictEqual(evaluate(qrels, good(), ["map", "P_5"]).aggregate, expected);
+  for (const [change, message] of [
+    [{ docs: Uint32Array.of(0, 7, 2) }, /^run\.docs\[1\]: is 7, outside run\.docIds \(length 3\)/],
+    [{ docs: Uint32Array.of(0, 0, 2) }, /^run: document 'a' is listed twice for query 'q1'/],
+    [{ docs: undefined, offsets: Uint32Array.of(0, 1, 2), scores: Float64Array.of(1, 0.5) }, /^run\.docIds: has 3 ids for 2 rows/],
+    [{ scores: Float64Array.of(1, NaN, 0.2) }, /^run\.scores\[1\]: score NaN is not finite/],
+    [{ docIds: Object.create(DocIdTable.prototype) }, /^expected a DocIdTable that rerankit made/],
+    [{ docIds: { size: 3 } }, /^run\.docIds: expected an array of strings, got object/],
+  ]) {
+    invalid(() => evaluate(qrels, { ...good(), ...change }, ["map"]), message);
+    invalid(() => runFromColumns({ ...good(), ...change }), message);
+  }
+  invalid(() => evaluate({ ...qrels, docs: Uint32Array.of(3) }, good(), "map"), /^qrels\.docs\[0\]: is 3, outside qrels\.docIds \(length 3\)/);
+  invalid(() => evaluate({ ...qrels, offsets: Uint32Array.of(0, 2), docs: Uint32Array.of(1, 1), grades: Int32Array.of(1, 0) }, good(), "map"), /^qrels: document 'b' is judged twice for query 'q1'/);
+  // a table of the other module (rerankit/eval's own wasm) is not this one's
+  const foreign = evalApi.docIdTable(["a", "b", "c"]);
+  invalid(() => evaluate(qrels, { ...good(), docIds: foreign }, "map"), /^run\.docIds: expected an array of strings, got object/);
+  foreign.free();
+  assert.deepStrictEqual(evaluate(qrels, good(), ["map", "P_5"]).aggregate, expected);
+  table.free();
 });
 
 test("nested input whose query ids look like column names stays nested", () => {

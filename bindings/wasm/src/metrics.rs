@@ -3,9 +3,9 @@
 //! Inputs cross the boundary in bulk, never entry by entry: TREC text as bytes (parsed here), the ranx
 //! shape flattened by the wrapper into columns (qids, entries per qid, docnos joined by U+0000, values as a
 //! `Float64Array`), or the caller's own columns (`ColumnarQrels` / `ColumnarRun`: typed arrays copied as they
-//! are, ids joined by U+0000 by the wrapper). Parsed inputs stay here as `MetricsQrels` / `MetricsRun` handles that can be evaluated many
-//! times. Results go back as columns too (a `Float64Array` of per-query values), which the wrapper turns into
-//! `{aggregate, perQuery}`.
+//! are, ids joined by U+0000 by the wrapper, or a `MetricsDocIdTable` built before and kept here). Parsed inputs
+//! stay here as `MetricsQrels` / `MetricsRun` handles that can be evaluated many times. Results go back as columns
+//! too (a `Float64Array` of per-query values), which the wrapper turns into `{aggregate, perQuery}`.
 
 use super::convert::{js_type, read_options, to_json};
 use super::errors::{js, JsResult};
@@ -177,8 +177,11 @@ export interface ColumnarQrels {
   queryIds: string[];
   /** `queryIds.length + 1` row offsets: 0 first, never decreasing, the number of rows last. */
   offsets: Uint32Array;
-  /** The document-id table; each id once, however many queries judge it (repeats are allowed). */
-  docIds: string[];
+  /**
+   * The document-id table: ids, each once however many queries judge it (repeats are allowed), or a table built
+   * before with `docIdTable(ids)` and shared with the run (then documents are compared by index, not by bytes).
+   */
+  docIds: string[] | import('../metrics/doc_id_table.js').DocIdTable;
   /** Per row, the index of its document in `docIds`; leave it out when `docIds` has one id per row. */
   docs?: Uint32Array;
   /** Per row, the grade (negative: in the pool but unjudged, as in TREC qrels). */
@@ -195,8 +198,11 @@ export interface ColumnarRun {
   queryIds: string[];
   /** `queryIds.length + 1` row offsets: 0 first, never decreasing, the number of rows last. */
   offsets: Uint32Array;
-  /** The document-id table; each id once, however many queries retrieve it (repeats are allowed). */
-  docIds: string[];
+  /**
+   * The document-id table: ids, each once however many queries retrieve it (repeats are allowed), or a table built
+   * before with `docIdTable(ids)` and shared with the qrels (then documents are compared by index, not by bytes).
+   */
+  docIds: string[] | import('../metrics/doc_id_table.js').DocIdTable;
   /** Per row, the index of its document in `docIds`; leave it out when `docIds` has one id per row. */
   docs?: Uint32Array;
   /** Per row, the score: finite; a Float32Array's values are widened to doubles exactly. */
@@ -243,27 +249,53 @@ fn split_ids<'a>(field: &str, key: &str, joined: &'a str, count: usize) -> Resul
     Ok(ids)
 }
 
+/// A document-id table built once and kept here (`docIdTable` in pkg/metrics/doc_id_table.ts): qrels and runs whose
+/// columns name it share it, and are judged by comparing indices in it.
+#[wasm_bindgen]
+pub struct MetricsDocIdTable {
+    inner: DocIdTable,
+}
+
+#[wasm_bindgen]
+impl MetricsDocIdTable {
+    /// Number of ids.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.inner.len()
+    }
+}
+
+/// A table of `count` ids (the wrapper's UTF-8 bytes, joined by a zero byte), each listed once; `field` names them
+/// in errors.
+#[wasm_bindgen(js_name = metricsDocIdTable)]
+pub fn metrics_doc_id_table(field: &str, ids: Vec<u8>, count: usize) -> JsResult<MetricsDocIdTable> {
+    js((|| Ok(MetricsDocIdTable { inner: joined_table(field, ids, count)?.distinct(field)? }))())
+}
+
+/// The wrapper's joined ids as a table.
+fn joined_table(field: &str, ids: Vec<u8>, count: usize) -> Result<DocIdTable> {
+    let ids = String::from_utf8(ids).map_err(|_| Error::invalid(field, "is not UTF-8 text"))?;
+    DocIdTable::from_joined(field, ids, count)
+}
+
 /// The ids, offsets and docs of a columnar input; the values column is read by the caller.
 struct ColumnarParts<'a> {
     query_ids: Vec<&'a str>,
-    doc_ids: DocIdTable,
     offsets: Vec<u32>,
     docs: Option<Vec<u32>>,
 }
 
-fn columnar_parts<'a>(field: &str, columns: &JsValue, query_ids: &'a str, num_queries: usize, doc_ids: Vec<u8>, num_docs: usize) -> Result<ColumnarParts<'a>> {
-    let doc_ids = String::from_utf8(doc_ids).map_err(|_| Error::invalid(&format!("{field}.docIds"), "is not UTF-8 text"))?;
+fn columnar_parts<'a>(field: &str, columns: &JsValue, query_ids: &'a str, num_queries: usize) -> Result<ColumnarParts<'a>> {
     let offsets = typed_array::<Uint32Array>(field, columns, "offsets", "a Uint32Array", false)?.expect("required");
     let docs = typed_array::<Uint32Array>(field, columns, "docs", "a Uint32Array (or nothing)", true)?;
     Ok(ColumnarParts {
         query_ids: split_ids(field, "queryIds", query_ids, num_queries)?,
-        doc_ids: DocIdTable::from_joined(&format!("{field}.docIds"), doc_ids, num_docs)?,
         offsets: offsets.to_vec(),
         docs: docs.map(|d| d.to_vec()),
     })
 }
 
-/// Qrels from a `ColumnarQrels` (the wrapper has checked and joined its ids: `queryIds`, and `docIds` as UTF-8).
+/// Qrels from a `ColumnarQrels` whose ids the wrapper has checked and joined: `queryIds`, and `docIds` as UTF-8.
 #[wasm_bindgen(js_name = metricsQrelsFromColumnar)]
 pub fn metrics_qrels_from_columnar(
     field: &str,
@@ -273,22 +305,30 @@ pub fn metrics_qrels_from_columnar(
     doc_ids: Vec<u8>,
     num_docs: usize,
 ) -> JsResult<MetricsQrels> {
-    js((|| {
-        let parts = columnar_parts(field, &columns, query_ids, num_queries, doc_ids, num_docs)?;
-        let grades = typed_array::<Int32Array>(field, &columns, "grades", "an Int32Array", false)?.expect("required");
-        let grades: Vec<i64> = grades.to_vec().into_iter().map(i64::from).collect();
-        let columns = QrelsColumns {
-            query_ids: &parts.query_ids,
-            offsets: &parts.offsets,
-            doc_ids: parts.doc_ids,
-            docs: parts.docs.as_deref(),
-            values: &grades,
-        };
-        Ok(MetricsQrels { inner: Qrels::from_columns(field, columns)? })
-    })())
+    js((|| qrels_from_columnar(field, &columns, query_ids, num_queries, joined_table(&format!("{field}.docIds"), doc_ids, num_docs)?))())
 }
 
-/// A run from a `ColumnarRun` (the wrapper has checked and joined its ids: `queryIds`, and `docIds` as UTF-8).
+/// Qrels from a `ColumnarQrels` whose `docIds` is a table built before (`queryIds` joined by the wrapper).
+#[wasm_bindgen(js_name = metricsQrelsFromTableColumnar)]
+pub fn metrics_qrels_from_table_columnar(
+    field: &str,
+    columns: JsValue,
+    query_ids: &str,
+    num_queries: usize,
+    table: &MetricsDocIdTable,
+) -> JsResult<MetricsQrels> {
+    js(qrels_from_columnar(field, &columns, query_ids, num_queries, table.inner.clone()))
+}
+
+fn qrels_from_columnar(field: &str, columns: &JsValue, query_ids: &str, num_queries: usize, doc_ids: DocIdTable) -> Result<MetricsQrels> {
+    let parts = columnar_parts(field, columns, query_ids, num_queries)?;
+    let grades = typed_array::<Int32Array>(field, columns, "grades", "an Int32Array", false)?.expect("required");
+    let grades: Vec<i64> = grades.to_vec().into_iter().map(i64::from).collect();
+    let columns = QrelsColumns { query_ids: &parts.query_ids, offsets: &parts.offsets, doc_ids, docs: parts.docs.as_deref(), values: &grades };
+    Ok(MetricsQrels { inner: Qrels::from_columns(field, columns)? })
+}
+
+/// A run from a `ColumnarRun` whose ids the wrapper has checked and joined: `queryIds`, and `docIds` as UTF-8.
 #[wasm_bindgen(js_name = metricsRunFromColumnar)]
 pub fn metrics_run_from_columnar(
     field: &str,
@@ -300,24 +340,36 @@ pub fn metrics_run_from_columnar(
     keep_first_duplicate: bool,
 ) -> JsResult<MetricsRun> {
     js((|| {
-        let parts = columnar_parts(field, &columns, query_ids, num_queries, doc_ids, num_docs)?;
-        let scores = member(field, &columns, "scores")?;
-        let scores: Vec<f64> = if let Some(doubles) = scores.dyn_ref::<Float64Array>() {
-            doubles.to_vec()
-        } else if let Some(floats) = scores.dyn_ref::<Float32Array>() {
-            floats.to_vec().into_iter().map(f64::from).collect()
-        } else {
-            return Err(Error::invalid(&format!("{field}.scores"), format!("expected a Float64Array or a Float32Array, got {}", described(&scores))));
-        };
-        let columns = RunColumns {
-            query_ids: &parts.query_ids,
-            offsets: &parts.offsets,
-            doc_ids: parts.doc_ids,
-            docs: parts.docs.as_deref(),
-            values: &scores,
-        };
-        Ok(MetricsRun { inner: Run::from_columns(field, columns, DuplicatePolicy::keeping_first(keep_first_duplicate))? })
+        let doc_ids = joined_table(&format!("{field}.docIds"), doc_ids, num_docs)?;
+        run_from_columnar(field, &columns, query_ids, num_queries, doc_ids, keep_first_duplicate)
     })())
+}
+
+/// A run from a `ColumnarRun` whose `docIds` is a table built before (`queryIds` joined by the wrapper).
+#[wasm_bindgen(js_name = metricsRunFromTableColumnar)]
+pub fn metrics_run_from_table_columnar(
+    field: &str,
+    columns: JsValue,
+    query_ids: &str,
+    num_queries: usize,
+    table: &MetricsDocIdTable,
+    keep_first_duplicate: bool,
+) -> JsResult<MetricsRun> {
+    js(run_from_columnar(field, &columns, query_ids, num_queries, table.inner.clone(), keep_first_duplicate))
+}
+
+fn run_from_columnar(field: &str, columns: &JsValue, query_ids: &str, num_queries: usize, doc_ids: DocIdTable, keep_first_duplicate: bool) -> Result<MetricsRun> {
+    let parts = columnar_parts(field, columns, query_ids, num_queries)?;
+    let scores = member(field, columns, "scores")?;
+    let scores: Vec<f64> = if let Some(doubles) = scores.dyn_ref::<Float64Array>() {
+        doubles.to_vec()
+    } else if let Some(floats) = scores.dyn_ref::<Float32Array>() {
+        floats.to_vec().into_iter().map(f64::from).collect()
+    } else {
+        return Err(Error::invalid(&format!("{field}.scores"), format!("expected a Float64Array or a Float32Array, got {}", described(&scores))));
+    };
+    let columns = RunColumns { query_ids: &parts.query_ids, offsets: &parts.offsets, doc_ids, docs: parts.docs.as_deref(), values: &scores };
+    Ok(MetricsRun { inner: Run::from_columns(field, columns, DuplicatePolicy::keeping_first(keep_first_duplicate))? })
 }
 
 /// Measures and settings from the JS `measures` (a name, names, or nothing for the profile's) and `options`.

@@ -6,9 +6,11 @@
 //! [`NOT_IN_POOL`] for a document absent from the qrels, or [`UNJUDGED_IN_POOL`] for one judged with a
 //! negative grade.
 
+use std::sync::Arc;
+
 use crate::metrics::inputs::docno_arena::DocnoIndex;
-use crate::metrics::inputs::qrels::{Qrels, QueryQrels};
-use crate::metrics::inputs::run::{QueryRun, Run};
+use crate::metrics::inputs::qrels::{Judgement, Qrels, QueryQrels};
+use crate::metrics::inputs::run::{QueryRun, Run, RunEntry};
 
 /// Relevance value of a retrieved document that the qrels do not mention (trec_eval `RELVALUE_NONPOOL`).
 pub const NOT_IN_POOL: i64 = -1;
@@ -122,21 +124,27 @@ pub fn rank_query(
     workspace.judgement_of_entry.resize(n, NO_JUDGEMENT);
     if let Some((qrels, query_qrels)) = judged {
         let judgements = &query_qrels.judgements;
-        // (a query's judgements name each document once: the qrels refuse a second)
-        let docno_of = |j: u32| qrels.docno_bytes(judgements[j as usize].docno);
-        workspace.judgements.reset(judgements.len(), 8);
-        for (j, judgement) in judgements.iter().enumerate() {
-            let docno = qrels.docno_bytes(judgement.docno);
-            workspace.judgements.insert(j as u32, judgement.docno.hash(), |other| docno_of(other) == docno);
-        }
-        let found = entries.iter().zip(workspace.rel_of_entry.iter_mut().zip(workspace.judgement_of_entry.iter_mut()));
-        for (entry, (rel, judgement_index)) in found {
-            let is_same = |j: u32| docno_of(j) == run.docno_bytes(entry.docno);
-            if let Some(j) = workspace.judgements.find(entry.docno.hash(), is_same) {
-                let grade = judgements[j as usize].grade;
-                *rel = if grade < 0 { UNJUDGED_IN_POOL } else { grade };
-                *judgement_index = j;
-            }
+        let found = workspace.rel_of_entry.iter_mut().zip(workspace.judgement_of_entry.iter_mut());
+        // one table of ids for both (a shared DocIdTable): keyed and compared by the table's rule, by index when it
+        // lists each id once; else by the ids' bytes
+        let ids = if Arc::ptr_eq(qrels.docnos(), run.docnos()) { Some(run.docnos().as_ref()) } else { None };
+        match ids {
+            Some(ids) => judge(
+                entries,
+                judgements,
+                (|j: &Judgement| j.key, |e: &RunEntry| e.key),
+                |j: &Judgement, e: &RunEntry| ids.same(j.doc, e.doc),
+                &mut workspace.judgements,
+                found,
+            ),
+            None => judge(
+                entries,
+                judgements,
+                (|j: &Judgement| qrels.docnos().content_hash_of(j.doc, j.key), |e: &RunEntry| run.docnos().content_hash_of(e.doc, e.key)),
+                |j: &Judgement, e: &RunEntry| qrels.docno_bytes(j.doc) == run.docno_bytes(e.doc),
+                &mut workspace.judgements,
+                found,
+            ),
         }
     }
     // Rank.
@@ -166,7 +174,7 @@ pub fn rank_query(
                         let (a, b) = (&entries[(a & low) as usize], &entries[(b & low) as usize]);
                         descending_key(a.score)
                             .cmp(&descending_key(b.score))
-                            .then_with(|| run.docno_bytes(b.docno).cmp(run.docno_bytes(a.docno)))
+                            .then_with(|| run.docno_bytes(b.doc).cmp(run.docno_bytes(a.doc)))
                     });
                 }
                 start = end;
@@ -207,6 +215,31 @@ pub fn rank_query(
     }
     out.num_ret = out.rels.len() as u64;
     out.num_rel = judged.map_or(0, |(_, q)| q.num_relevant(relevance_level));
+}
+
+/// Looks every entry up among the query's judgements, writing its relevance value and judgement index into `found`
+/// (left as they are for an entry nobody judged). `keys` hash a judgement's and an entry's document alike; `same`
+/// says whether they are the same document.
+fn judge<'a>(
+    entries: &[RunEntry],
+    judgements: &[Judgement],
+    keys: (impl Fn(&Judgement) -> u32, impl Fn(&RunEntry) -> u32),
+    same: impl Fn(&Judgement, &RunEntry) -> bool,
+    table: &mut DocnoIndex,
+    found: impl Iterator<Item = (&'a mut i64, &'a mut u32)>,
+) {
+    table.reset(judgements.len(), 8);
+    for (j, judgement) in judgements.iter().enumerate() {
+        // a query's judgements name each document once (the qrels refuse a second): none is found already
+        table.insert(j as u32, keys.0(judgement), |_| false);
+    }
+    for (entry, (rel, judgement_index)) in entries.iter().zip(found) {
+        if let Some(j) = table.find(keys.1(entry), |j| same(&judgements[j as usize], entry)) {
+            let grade = judgements[j as usize].grade;
+            *rel = if grade < 0 { UNJUDGED_IN_POOL } else { grade };
+            *judgement_index = j;
+        }
+    }
 }
 
 /// The ranking trec_eval `-c` substitutes for a query of the qrels missing from the run: one document

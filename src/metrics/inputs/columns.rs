@@ -14,44 +14,76 @@
 //! the first: [`DuplicatePolicy::KeepFirst`]), compared by id, so a table that lists an id twice is fine; scores
 //! are finite. Errors are `INVALID_ARGUMENT`s naming the column and the row (`run.docs[17]: …`).
 
-use super::docno_arena::{DocnoArena, DocnoSpan};
+use std::sync::Arc;
+
+use super::docno_arena::DocnoArena;
 use super::qrels::{Qrels, QrelsBuilder};
 use super::run::{check_score, DuplicatePolicy, Run, RunBuilder};
 use crate::error::{Error, Result};
 
-/// The document-id table of [`Columns`]: the ids one after another, which become the built input's own.
+/// The document-id table of [`Columns`]: the ids one after another, which become the built input's own. Cloning it
+/// shares it: qrels and runs built from one [`DocIdTable::distinct`] table compare documents by their index in it.
 #[derive(Debug, Clone)]
 pub struct DocIdTable {
-    arena: DocnoArena,
-    spans: Vec<DocnoSpan>,
+    docnos: Arc<DocnoArena>,
 }
 
 impl DocIdTable {
     /// A table of `ids`, copied.
     pub fn new(ids: &[&str]) -> Result<DocIdTable> {
         let mut arena = DocnoArena::with_capacity(ids.iter().map(|d| d.len()).sum());
-        let spans = ids.iter().map(|d| arena.push(d)).collect::<Result<Vec<_>>>()?;
-        Ok(DocIdTable { arena, spans })
+        for id in ids {
+            arena.push(id)?;
+        }
+        Ok(DocIdTable { docnos: Arc::new(arena) })
     }
 
     /// `count` ids joined by U+0000, taken as they are (no copy); `field` names them in errors.
     pub fn from_joined(field: &str, joined: String, count: usize) -> Result<DocIdTable> {
-        let (arena, spans) = DocnoArena::from_joined(joined, count).map_err(|problem| Error::invalid(field, problem))?;
-        Ok(DocIdTable { arena, spans })
+        let arena = DocnoArena::from_joined(joined, count).map_err(|problem| Error::invalid(field, problem))?;
+        Ok(DocIdTable { docnos: Arc::new(arena) })
+    }
+
+    /// This table, checked to list each id once and marked so: inputs built from it (or its clones) judge and find
+    /// duplicates by comparing indices, without reading an id. An empty or repeated id is refused, naming its row
+    /// of `field`.
+    pub fn distinct(self, field: &str) -> Result<DocIdTable> {
+        self.check_ids(field)?;
+        let mut arena = Arc::unwrap_or_clone(self.docnos);
+        if let Err((first, again)) = arena.mark_distinct() {
+            return Err(Error::invalid(
+                &format!("{field}[{again}]"),
+                format!("repeats {field}[{first}] ({:?}): a shared table lists each id once", arena.get(first as u32)),
+            ));
+        }
+        Ok(DocIdTable { docnos: Arc::new(arena) })
+    }
+
+    /// Refuses an empty id, naming its row of `field`.
+    fn check_ids(&self, field: &str) -> Result<()> {
+        match self.docnos.first_empty() {
+            Some(i) => Err(Error::invalid(&format!("{field}[{i}]"), "is empty: document ids must not be empty")),
+            None => Ok(()),
+        }
+    }
+
+    /// Whether the table was checked to list each id once ([`DocIdTable::distinct`]).
+    pub fn is_distinct(&self) -> bool {
+        self.docnos.is_distinct()
     }
 
     /// Number of ids.
     pub fn len(&self) -> usize {
-        self.spans.len()
+        self.docnos.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.spans.is_empty()
+        self.docnos.is_empty()
     }
 
     /// The id at `index`.
     pub fn get(&self, index: usize) -> &str {
-        self.arena.get(self.spans[index])
+        self.docnos.get(index as u32)
     }
 }
 
@@ -127,10 +159,7 @@ impl<V: Copy> Columns<'_, V> {
         if let Some(i) = self.query_ids.iter().position(|q| q.is_empty()) {
             return Err(Error::invalid(&format!("{field}.queryIds[{i}]"), "is empty: query ids must not be empty"));
         }
-        if let Some(i) = self.doc_ids.spans.iter().position(|d| d.is_empty()) {
-            return Err(Error::invalid(&format!("{field}.docIds[{i}]"), "is empty: document ids must not be empty"));
-        }
-        Ok(())
+        self.doc_ids.check_ids(&format!("{field}.docIds"))
     }
 }
 
@@ -148,9 +177,9 @@ impl Qrels {
     pub fn from_columns(field: &str, columns: QrelsColumns) -> Result<Qrels> {
         columns.check(field, "grades")?;
         let Columns { query_ids, offsets, doc_ids, docs, values } = columns;
-        let mut builder = QrelsBuilder::with_arena(doc_ids.arena);
+        let mut builder = QrelsBuilder::with_arena(doc_ids.docnos);
         let queries: Vec<usize> = query_ids.iter().map(|q| builder.query(q)).collect();
-        for_each_row(offsets, docs, |q, r, d| builder.push_judgement(queries[q], doc_ids.spans[d], values[r], 0));
+        for_each_row(offsets, docs, |q, r, d| builder.push_judgement(queries[q], d as u32, values[r], 0));
         builder.build()
     }
 }
@@ -163,14 +192,13 @@ impl Run {
             return Err(Error::invalid(&format!("{field}.scores[{row}]"), format!("score {} is not finite", columns.values[row])));
         }
         let Columns { query_ids, offsets, doc_ids, docs, values } = columns;
-        let mut builder = RunBuilder::with_arena(doc_ids.arena, duplicates);
-        let spans = &doc_ids.spans;
+        let mut builder = RunBuilder::with_arena(doc_ids.docnos, duplicates);
         for (qid, range) in query_ids.iter().zip(offsets.windows(2)) {
             let index = builder.query(qid);
             let rows = range[0] as usize..range[1] as usize;
             match docs {
-                Some(docs) => builder.extend_query(index, docs[rows.clone()].iter().map(|&d| spans[d as usize]).zip(&values[rows])),
-                None => builder.extend_query(index, spans[rows.clone()].iter().copied().zip(&values[rows])),
+                Some(docs) => builder.extend_query(index, docs[rows.clone()].iter().copied().zip(&values[rows])),
+                None => builder.extend_query(index, (range[0]..range[1]).zip(&values[rows])),
             }
         }
         builder.build()

@@ -5,8 +5,10 @@
 //! [`DocnoArena`]. A negative grade means "in the pool but unjudged" (trec_eval's `RELVALUE_UNJUDGED`): such a
 //! document is neither relevant nor judged non-relevant.
 
+use std::borrow::Borrow;
+use std::sync::Arc;
 
-use super::docno_arena::{DocnoArena, DocnoSpan};
+use super::docno_arena::DocnoArena;
 use super::intent_qrels::IntentQrels;
 use super::query_ids::QueryIds;
 use crate::error::{Error, Result};
@@ -14,7 +16,11 @@ use crate::error::{Error, Result};
 /// One judged document of one query.
 #[derive(Debug, Clone, Copy)]
 pub struct Judgement {
-    pub docno: DocnoSpan,
+    /// The index of its document id in the qrels' ids ([`Qrels::docno`] reads it).
+    pub doc: u32,
+    /// The hash the qrels' ids key the document by ([`DocnoArena::key`]), kept beside the index as a run entry's
+    /// is: judging reads no span.
+    pub(crate) key: u32,
     pub grade: i64,
     /// Position of this judgement among its query's judgements in input order.
     pub input_position: u32,
@@ -52,7 +58,8 @@ impl QueryQrels {
 /// All relevance judgements of a test collection.
 #[derive(Debug, Clone, Default)]
 pub struct Qrels {
-    docnos: DocnoArena,
+    /// The ids of the judged documents: the qrels' own, or a table they share with other inputs (columns.rs).
+    docnos: Arc<DocnoArena>,
     /// Sorted by qid bytes.
     queries: Vec<QueryQrels>,
     /// Subtopic judgements for the intent-aware measures, when given.
@@ -92,11 +99,16 @@ impl Qrels {
 
     /// The document id of a judgement.
     pub fn docno(&self, judgement: &Judgement) -> &str {
-        self.docnos.get(judgement.docno)
+        self.docnos.get(judgement.doc)
     }
 
-    pub(crate) fn docno_bytes(&self, span: DocnoSpan) -> &[u8] {
-        self.docnos.bytes(span)
+    pub(crate) fn docno_bytes(&self, doc: u32) -> &[u8] {
+        self.docnos.bytes(doc)
+    }
+
+    /// The ids its judgements index.
+    pub(crate) fn docnos(&self) -> &Arc<DocnoArena> {
+        &self.docnos
     }
 
     /// Total number of judgements.
@@ -109,10 +121,11 @@ impl Qrels {
     }
 }
 
-/// Collects judgements one by one, then sorts and checks them.
+/// Collects judgements one by one, then sorts and checks them. `A` holds the document ids: the builder's own
+/// ([`DocnoArena`], which [`QrelsBuilder::add`] appends to), or a table shared with other inputs (`Arc<DocnoArena>`).
 #[derive(Debug, Default)]
-pub struct QrelsBuilder {
-    docnos: DocnoArena,
+pub struct QrelsBuilder<A = DocnoArena> {
+    docnos: A,
     query_ids: QueryIds,
     queries: Vec<QueryQrels>,
 }
@@ -133,10 +146,20 @@ impl QrelsBuilder {
             return Err(Error::invalid("qrels", "query and document ids must not be empty"));
         }
         let index = self.query(qid);
-        let span = self.docnos.push(docno)?;
-        self.push_judgement(index, span, grade, line);
+        let doc = self.docnos.push(docno)?;
+        self.push_judgement(index, doc, grade, line);
         Ok(())
     }
+}
+
+impl QrelsBuilder<Arc<DocnoArena>> {
+    /// A builder whose judgements' document ids are already in `docnos` ([`QrelsBuilder::push_judgement`]).
+    pub(crate) fn with_arena(docnos: Arc<DocnoArena>) -> Self {
+        QrelsBuilder { docnos, query_ids: QueryIds::default(), queries: Vec::new() }
+    }
+}
+
+impl<A: Borrow<DocnoArena> + Into<Arc<DocnoArena>>> QrelsBuilder<A> {
 
     /// The index of `qid`'s judgements, a new empty query if it has none yet.
     pub(crate) fn query(&mut self, qid: &str) -> usize {
@@ -144,34 +167,29 @@ impl QrelsBuilder {
         self.query_ids.index_of(qid, |qid| queries.push(QueryQrels { qid: qid.to_string(), judgements: Vec::new(), grade_counts: Vec::new() }))
     }
 
-    /// A builder whose judgements' document ids are already in `docnos` ([`QrelsBuilder::push_judgement`]).
-    pub(crate) fn with_arena(docnos: DocnoArena) -> Self {
-        QrelsBuilder { docnos, ..Default::default() }
-    }
-
-    /// Appends a judgement to query `index` ([`QrelsBuilder::query`]); `docno` lies in the builder's arena.
+    /// Appends a judgement to query `index` ([`QrelsBuilder::query`]); `doc` indexes the builder's ids.
     #[inline]
-    pub(crate) fn push_judgement(&mut self, index: usize, docno: DocnoSpan, grade: i64, line: u32) {
+    pub(crate) fn push_judgement(&mut self, index: usize, doc: u32, grade: i64, line: u32) {
+        let key = self.docnos.borrow().key(doc);
         let query = &mut self.queries[index];
         let input_position = query.judgements.len() as u32;
-        query.judgements.push(Judgement { docno, grade, input_position, line });
+        query.judgements.push(Judgement { doc, key, grade, input_position, line });
     }
 
     /// Sorts every query's judgements by docno, refuses a document judged twice for one query (as trec_eval
     /// does), counts grades, and sorts queries by qid.
     pub fn build(mut self) -> Result<Qrels> {
-        let docnos = &self.docnos;
+        let docnos: &DocnoArena = self.docnos.borrow();
         for query in &mut self.queries {
-            query.judgements.sort_by(|a, b| docnos.bytes(a.docno).cmp(docnos.bytes(b.docno)));
-            if let Some(pair) =
-                query.judgements.windows(2).find(|pair| docnos.bytes(pair[0].docno) == docnos.bytes(pair[1].docno))
+            query.judgements.sort_by(|a, b| docnos.bytes(a.doc).cmp(docnos.bytes(b.doc)));
+            if let Some(pair) = query.judgements.windows(2).find(|pair| docnos.same(pair[0].doc, pair[1].doc))
             {
                 let (first, second) = if pair[0].input_position < pair[1].input_position {
                     (pair[0], pair[1])
                 } else {
                     (pair[1], pair[0])
                 };
-                let docno = docnos.get(first.docno);
+                let docno = docnos.get(first.doc);
                 return Err(if second.line > 0 {
                     Error::parse(
                         format!("qrels line {}", second.line),
@@ -191,6 +209,6 @@ impl QrelsBuilder {
             }
         }
         self.queries.sort_by(|a, b| a.qid.as_bytes().cmp(b.qid.as_bytes()));
-        Ok(Qrels { docnos: self.docnos, queries: self.queries, intents: None })
+        Ok(Qrels { docnos: self.docnos.into(), queries: self.queries, intents: None })
     }
 }

@@ -6,7 +6,10 @@
 //! ([`DuplicatePolicy::Error`], as in trec_eval) unless [`DuplicatePolicy::KeepFirst`] is chosen; duplicates are
 //! found with one hash-table pass per query. Scores must be finite.
 
-use super::docno_arena::{DocnoArena, DocnoIndex, DocnoSpan};
+use std::borrow::Borrow;
+use std::sync::Arc;
+
+use super::docno_arena::{DocnoArena, DocnoIndex};
 use super::query_ids::QueryIds;
 use crate::error::{Error, Result};
 
@@ -51,7 +54,11 @@ impl DuplicatePolicy {
 /// input position (the "input" tie policy ranks by it).
 #[derive(Debug, Clone, Copy)]
 pub struct RunEntry {
-    pub docno: DocnoSpan,
+    /// The index of its document id in the run's ids ([`Run::docno`] reads it).
+    pub doc: u32,
+    /// The hash the run's ids key the document by ([`DocnoArena::key`]), kept beside the index: finding duplicates
+    /// and judging then read no span, which for a table's ids lies anywhere in it (a cache miss per entry).
+    pub(crate) key: u32,
     pub score: f64,
     /// 1-based line in the run text (0 for in-memory input).
     pub line: u32,
@@ -68,7 +75,8 @@ pub struct QueryRun {
 /// A whole run.
 #[derive(Debug, Clone, Default)]
 pub struct Run {
-    docnos: DocnoArena,
+    /// The ids of the run's documents: its own, or a table it shares with other inputs (columns.rs).
+    docnos: Arc<DocnoArena>,
     /// Sorted by qid bytes.
     queries: Vec<QueryRun>,
     /// The tag column of the last line (what trec_eval prints as `runid`); empty for in-memory runs.
@@ -99,11 +107,16 @@ impl Run {
     }
 
     pub fn docno(&self, entry: &RunEntry) -> &str {
-        self.docnos.get(entry.docno)
+        self.docnos.get(entry.doc)
     }
 
-    pub(crate) fn docno_bytes(&self, span: DocnoSpan) -> &[u8] {
-        self.docnos.bytes(span)
+    pub(crate) fn docno_bytes(&self, doc: u32) -> &[u8] {
+        self.docnos.bytes(doc)
+    }
+
+    /// The ids its entries index.
+    pub(crate) fn docnos(&self) -> &Arc<DocnoArena> {
+        &self.docnos
     }
 
     /// Total number of entries.
@@ -125,10 +138,11 @@ pub(crate) fn check_score(score: f64) -> std::result::Result<f64, ()> {
     }
 }
 
-/// Collects entries one by one, then sorts and checks them.
+/// Collects entries one by one, then sorts and checks them. `A` holds the document ids: the builder's own
+/// ([`DocnoArena`], which [`RunBuilder::add`] appends to), or a table shared with other inputs (`Arc<DocnoArena>`).
 #[derive(Debug, Default)]
-pub struct RunBuilder {
-    docnos: DocnoArena,
+pub struct RunBuilder<A = DocnoArena> {
+    docnos: A,
     query_ids: QueryIds,
     queries: Vec<QueryRun>,
     duplicates: DuplicatePolicy,
@@ -152,37 +166,43 @@ impl RunBuilder {
             return Err(Error::invalid("run", "query and document ids must not be empty"));
         }
         let index = self.query(qid);
-        let span = self.docnos.push(docno)?;
-        self.push_entry(index, span, score, line);
+        let doc = self.docnos.push(docno)?;
+        self.push_entry(index, doc, score, line);
         Ok(())
     }
+}
 
+impl RunBuilder<Arc<DocnoArena>> {
+    /// A builder whose entries' document ids are already in `docnos` ([`RunBuilder::extend_query`]).
+    pub(crate) fn with_arena(docnos: Arc<DocnoArena>, duplicates: DuplicatePolicy) -> Self {
+        RunBuilder { docnos, duplicates, query_ids: QueryIds::default(), queries: Vec::new() }
+    }
+}
+
+impl<A: Borrow<DocnoArena> + Into<Arc<DocnoArena>>> RunBuilder<A> {
     /// The index of `qid`'s results, a new empty query if it has none yet.
     pub(crate) fn query(&mut self, qid: &str) -> usize {
         let queries = &mut self.queries;
         self.query_ids.index_of(qid, |qid| queries.push(QueryRun { qid: qid.to_string(), entries: Vec::new() }))
     }
 
-    /// A builder whose entries' document ids are already in `docnos` ([`RunBuilder::push_entry`]).
-    pub(crate) fn with_arena(docnos: DocnoArena, duplicates: DuplicatePolicy) -> Self {
-        RunBuilder { docnos, duplicates, ..Default::default() }
-    }
-
-    /// Appends an entry to query `index` ([`RunBuilder::query`]); `docno` lies in the builder's arena.
+    /// Appends an entry to query `index` ([`RunBuilder::query`]); `doc` indexes the builder's ids.
     #[inline]
-    pub(crate) fn push_entry(&mut self, index: usize, docno: DocnoSpan, score: f64, line: u32) {
-        self.queries[index].entries.push(RunEntry { docno, score, line });
+    pub(crate) fn push_entry(&mut self, index: usize, doc: u32, score: f64, line: u32) {
+        let key = self.docnos.borrow().key(doc);
+        self.queries[index].entries.push(RunEntry { doc, key, score, line });
     }
 
-    /// Appends in-memory entries to query `index` ([`RunBuilder::query`]); their document ids lie in the
-    /// builder's arena and their scores are finite.
-    pub(crate) fn extend_query<'a>(&mut self, index: usize, entries: impl Iterator<Item = (DocnoSpan, &'a f64)>) {
-        self.queries[index].entries.extend(entries.map(|(docno, &score)| RunEntry { docno, score, line: 0 }));
+    /// Appends in-memory entries to query `index` ([`RunBuilder::query`]); their documents index the builder's
+    /// ids and their scores are finite.
+    pub(crate) fn extend_query<'a>(&mut self, index: usize, entries: impl Iterator<Item = (u32, &'a f64)>) {
+        let docnos: &DocnoArena = self.docnos.borrow();
+        self.queries[index].entries.extend(entries.map(|(doc, &score)| RunEntry { doc, key: docnos.key(doc), score, line: 0 }));
     }
 
     /// Applies the duplicate policy to every query and sorts queries by qid.
     pub fn build(mut self) -> Result<Run> {
-        let docnos = &self.docnos;
+        let docnos: &DocnoArena = self.docnos.borrow();
         let mut seen = DocnoIndex::default();
         for query in &mut self.queries {
             let duplicates = duplicates(&mut seen, &query.entries, docnos);
@@ -192,7 +212,7 @@ impl RunBuilder {
             match self.duplicates {
                 DuplicatePolicy::Error => {
                     let (first, second) = (query.entries[duplicates[0].0], query.entries[duplicates[0].1]);
-                    let docno = docnos.get(first.docno);
+                    let docno = docnos.get(first.doc);
                     return Err(if second.line > 0 {
                         Error::parse(
                             format!("run line {}", second.line),
@@ -220,7 +240,7 @@ impl RunBuilder {
             }
         }
         self.queries.sort_by(|a, b| a.qid.as_bytes().cmp(b.qid.as_bytes()));
-        Ok(Run { docnos: self.docnos, queries: self.queries, name: String::new() })
+        Ok(Run { docnos: self.docnos.into(), queries: self.queries, name: String::new() })
     }
 }
 
@@ -229,11 +249,8 @@ fn duplicates(seen: &mut DocnoIndex, entries: &[RunEntry], docnos: &DocnoArena) 
     seen.reset(entries.len(), 4);
     let mut found = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
-        let is_same = |j: u32| {
-            let other = entries[j as usize].docno;
-            other.same_place(&entry.docno) || docnos.bytes(other) == docnos.bytes(entry.docno)
-        };
-        if let Some(first) = seen.insert(i as u32, entry.docno.hash(), is_same) {
+        let is_same = |j: u32| docnos.same(entries[j as usize].doc, entry.doc);
+        if let Some(first) = seen.insert(i as u32, entry.key, is_same) {
             found.push((first as usize, i));
         }
     }
