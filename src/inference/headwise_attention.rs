@@ -401,17 +401,18 @@ impl EvalOp for HeadwiseAttention {
             // the mask as MiddleBroadcastAdd or tract's Add adds it: one `score + mask` per element — by the softmax's
             // copy where one row of it applies to every row (BERT's `[B, 1, 1, S]`), else here
             let mask = slice(mask, &pick(|l| l.mask), self.rows.as_ref().map(|r| r.mask))?;
-            let mask_row = mask.len() == row_len && mask.shape().last() == Some(&row_len);
-            if !mask_row {
+            let mask_row = if mask.len() == row_len && mask.shape().last() == Some(&row_len) {
+                Some(mask.try_as_plain_ram()?.as_slice::<f32>()?)
+            } else {
                 scores.to_plain_array_view_mut::<f32>()?.zip_mut_with(&mask.to_plain_array_view::<f32>()?, |s, m| *s += *m);
-            }
+                None
+            };
             let block_len = scores.len();
             // where this block's rows sit in the batched scores, all query rows included
             let offset = match &self.rows {
                 Some(r) => (flat * q.shape()[r.q] + r.start) * row_len,
                 None => flat * block_len,
             };
-            let mask_row = if mask_row { Some(mask.try_as_plain_ram()?.as_slice::<f32>()?) } else { None };
             kernels.run(scores.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?, mask_row, offset, row_len, &mut scratch)?;
             let run = self.product.run(tvec![scores.into_tvalue(), slice(v, &pick(|l| l.v), None)?.into_tvalue()])?;
             let part = run[0].to_plain_array_view::<f32>()?;
