@@ -76,6 +76,10 @@ fn duplicate_document_in_run_is_an_error_unless_keep_first() {
     let err = Run::parse(text, DuplicatePolicy::Error).unwrap_err();
     assert_eq!(err.code, ErrorCode::Parse);
     assert!(err.message.contains("run line 3") && err.message.contains("line 1"), "{}", err.message);
+    // the lines named are the text's, past a byte-order mark, comments, blank lines and other queries' lines
+    let text = "\u{feff}# a run\nq1 Q0 d1 1 0.5 r\n\nq2 Q0 d1 1 0.5 r\nq1 Q0 d2 2 0.4 r\n  # note\nq1 Q0 d1 3 0.9 r\n";
+    let err = Run::parse(text, DuplicatePolicy::Error).unwrap_err();
+    assert!(err.message.starts_with("run line 7:") && err.message.contains("(first at line 2)"), "{}", err.message);
     let run = Run::parse(text, DuplicatePolicy::KeepFirst).unwrap();
     let entries = &run.queries()[0].entries;
     assert_eq!(entries.len(), 2);

@@ -141,7 +141,7 @@ pub fn rank_query(
                 entries,
                 judgements,
                 (|j: &Judgement| qrels.docnos().content_hash_of(j.doc, j.key), |e: &RunEntry| run.docnos().content_hash_of(e.doc, e.key)),
-                |j: &Judgement, e: &RunEntry| qrels.docno_bytes(j.doc) == run.docno_bytes(e.doc),
+                |j: &Judgement, e: &RunEntry| qrels.docno_bytes(j.doc) == run.entry_bytes(e),
                 &mut workspace.judgements,
                 found,
             ),
@@ -174,7 +174,7 @@ pub fn rank_query(
                         let (a, b) = (&entries[(a & low) as usize], &entries[(b & low) as usize]);
                         descending_key(a.score)
                             .cmp(&descending_key(b.score))
-                            .then_with(|| run.docno_bytes(b.doc).cmp(run.docno_bytes(a.doc)))
+                            .then_with(|| run.entry_bytes(b).cmp(run.entry_bytes(a)))
                     });
                 }
                 start = end;

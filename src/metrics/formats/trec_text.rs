@@ -50,6 +50,20 @@ fn for_each_record<'a, const N: usize>(
     })
 }
 
+/// The 1-based line of record `index` (0-based) of `text`, read before without error; 0 if there are fewer records.
+/// For an error found after reading (a document listed twice), whose entry knows its record but not its line.
+fn record_line<const N: usize>(text: &str, format: &Format, index: usize) -> u32 {
+    let (mut records, mut found) = (0, 0);
+    let _ = for_each_record::<N>(text, format, |line, _| {
+        if records == index {
+            found = line as u32;
+        }
+        records += 1;
+        Ok(())
+    });
+    found
+}
+
 /// A grade column: an integer, or the error naming the line.
 fn grade(text: &str, format: &Format, line: usize) -> Result<i64> {
     text.parse().map_err(|_| Error::parse(format!("{} line {line}", format.name), format!("grade '{text}' is not an integer")))
@@ -81,9 +95,10 @@ impl Run {
         let mut name = "";
         for_each_record::<6>(text, &RUN, |line, &[qid, _q0, docno, _rank, score_text, tag]| {
             name = tag;
-            builder.add_at_line(qid, docno, score(score_text, line)?, line as u32)
+            builder.add_unchecked(qid, docno, score(score_text, line)?)
         })?;
-        let mut run = builder.build()?;
+        // the k-th record added the document at index k
+        let mut run = builder.build_naming_lines(|doc| record_line::<6>(text, &RUN, doc as usize))?;
         run.name = name.to_string();
         Ok(run)
     }

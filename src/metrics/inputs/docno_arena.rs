@@ -21,6 +21,13 @@ impl DocnoSpan {
     }
 }
 
+/// Where one document id's bytes lie in its arena's text ([`DocnoArena::key_and_place`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct DocnoPlace {
+    start: u32,
+    len: u32,
+}
+
 /// All document ids of one input (or one shared table), concatenated, and where each lies.
 #[derive(Debug, Clone, Default)]
 pub struct DocnoArena {
@@ -188,6 +195,31 @@ impl DocnoArena {
             ((doc as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32
         } else {
             self.content_hash(doc)
+        }
+    }
+
+    /// The key of the id at `doc` ([`DocnoArena::key`]) and where its bytes lie, for a run entry to keep beside its
+    /// index. The place is read only where ids are compared by their bytes (the arena is not marked distinct), from
+    /// the span the key's hash comes from anyway; a distinct arena compares indices, and reading the spans of a
+    /// table that many inputs share would be a cache miss per entry, so its place is left empty.
+    #[inline]
+    pub(crate) fn key_and_place(&self, doc: u32) -> (u32, DocnoPlace) {
+        if self.distinct {
+            (self.key(doc), DocnoPlace::default())
+        } else {
+            let span = self.spans[doc as usize];
+            (span.hash, DocnoPlace { start: span.start, len: span.len })
+        }
+    }
+
+    /// The bytes of the id at `doc`, whose place [`DocnoArena::key_and_place`] gave: read from the place, without
+    /// the span list (judging a run's entries against other ids: the span was a cache miss per judged entry).
+    #[inline]
+    pub(crate) fn bytes_at(&self, doc: u32, place: DocnoPlace) -> &[u8] {
+        if self.distinct {
+            self.bytes(doc)
+        } else {
+            &self.text.as_bytes()[place.start as usize..(place.start + place.len) as usize]
         }
     }
 

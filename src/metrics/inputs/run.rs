@@ -9,7 +9,7 @@
 use std::borrow::Borrow;
 use std::sync::Arc;
 
-use super::docno_arena::{DocnoArena, DocnoIndex};
+use super::docno_arena::{DocnoArena, DocnoIndex, DocnoPlace};
 use super::query_ids::QueryIds;
 use crate::error::{Error, Result};
 
@@ -60,8 +60,9 @@ pub struct RunEntry {
     /// and judging then read no span, which for a table's ids lies anywhere in it (a cache miss per entry).
     pub(crate) key: u32,
     pub score: f64,
-    /// 1-based line in the run text (0 for in-memory input).
-    pub line: u32,
+    /// Where its id's bytes lie ([`DocnoArena::key_and_place`]): judging it against other ids reads them from here.
+    /// (Its line in a run text is not kept: it would make an entry 32 bytes; [`RunBuilder::build_naming_lines`].)
+    pub(crate) place: DocnoPlace,
 }
 
 /// The retrieved documents of one query.
@@ -114,6 +115,12 @@ impl Run {
         self.docnos.bytes(doc)
     }
 
+    /// The bytes of `entry`'s id, read from the place the entry keeps.
+    #[inline]
+    pub(crate) fn entry_bytes(&self, entry: &RunEntry) -> &[u8] {
+        self.docnos.bytes_at(entry.doc, entry.place)
+    }
+
     /// The ids its entries index.
     pub(crate) fn docnos(&self) -> &Arc<DocnoArena> {
         &self.docnos
@@ -157,17 +164,19 @@ impl RunBuilder {
     pub fn add(&mut self, qid: &str, docno: &str, score: f64) -> Result<()> {
         check_score(score)
             .map_err(|_| Error::invalid(&format!("run[{qid:?}][{docno:?}]"), format!("score {score} is not finite")))?;
-        self.add_at_line(qid, docno, score, 0)
+        self.add_unchecked(qid, docno, score)
     }
 
-    /// Adds one entry read at `line` of a text (1-based), which errors name.
-    pub(crate) fn add_at_line(&mut self, qid: &str, docno: &str, score: f64, line: u32) -> Result<()> {
+    /// Adds one entry whose score is finite. Each entry adds its id to the builder's own ids, so the `k`-th entry
+    /// added names the document at index `k` ([`RunBuilder::build_naming_lines`] relies on it).
+    pub(crate) fn add_unchecked(&mut self, qid: &str, docno: &str, score: f64) -> Result<()> {
         if qid.is_empty() || docno.is_empty() {
             return Err(Error::invalid("run", "query and document ids must not be empty"));
         }
         let index = self.query(qid);
         let doc = self.docnos.push(docno)?;
-        self.push_entry(index, doc, score, line);
+        let (key, place) = self.docnos.key_and_place(doc);
+        self.queries[index].entries.push(RunEntry { doc, key, score, place });
         Ok(())
     }
 }
@@ -186,22 +195,26 @@ impl<A: Borrow<DocnoArena> + Into<Arc<DocnoArena>>> RunBuilder<A> {
         self.query_ids.index_of(qid, |qid| queries.push(QueryRun { qid: qid.to_string(), entries: Vec::new() }))
     }
 
-    /// Appends an entry to query `index` ([`RunBuilder::query`]); `doc` indexes the builder's ids.
-    #[inline]
-    pub(crate) fn push_entry(&mut self, index: usize, doc: u32, score: f64, line: u32) {
-        let key = self.docnos.borrow().key(doc);
-        self.queries[index].entries.push(RunEntry { doc, key, score, line });
-    }
-
     /// Appends in-memory entries to query `index` ([`RunBuilder::query`]); their documents index the builder's
     /// ids and their scores are finite.
     pub(crate) fn extend_query<'a>(&mut self, index: usize, entries: impl Iterator<Item = (u32, &'a f64)>) {
         let docnos: &DocnoArena = self.docnos.borrow();
-        self.queries[index].entries.extend(entries.map(|(doc, &score)| RunEntry { doc, key: docnos.key(doc), score, line: 0 }));
+        self.queries[index].entries.extend(entries.map(|(doc, &score)| {
+            let (key, place) = docnos.key_and_place(doc);
+            RunEntry { doc, key, score, place }
+        }));
     }
 
     /// Applies the duplicate policy to every query and sorts queries by qid.
-    pub fn build(mut self) -> Result<Run> {
+    pub fn build(self) -> Result<Run> {
+        self.build_naming_lines(|_| 0)
+    }
+
+    /// [`RunBuilder::build`], where a duplicate's error names the text lines of the two entries: `line_of(doc)`
+    /// is the 1-based line of the entry whose document is at index `doc`. Entries do not keep their lines (a
+    /// 4-byte field would make each 32 bytes, and every judging pass reads them); a text's reader finds the line
+    /// again from the entry's index when it is needed, for an error.
+    pub(crate) fn build_naming_lines(mut self, line_of: impl Fn(u32) -> u32) -> Result<Run> {
         let docnos: &DocnoArena = self.docnos.borrow();
         let mut seen = DocnoIndex::default();
         for query in &mut self.queries {
@@ -213,13 +226,15 @@ impl<A: Borrow<DocnoArena> + Into<Arc<DocnoArena>>> RunBuilder<A> {
                 DuplicatePolicy::Error => {
                     let (first, second) = (query.entries[duplicates[0].0], query.entries[duplicates[0].1]);
                     let docno = docnos.get(first.doc);
-                    return Err(if second.line > 0 {
+                    let second_line = line_of(second.doc);
+                    return Err(if second_line > 0 {
                         Error::parse(
-                            format!("run line {}", second.line),
+                            format!("run line {second_line}"),
                             format!(
                                 "document '{docno}' is listed twice for query '{}' (first at line {}); \
                                  pass the keep-first duplicate policy to keep the first",
-                                query.qid, first.line
+                                query.qid,
+                                line_of(first.doc)
                             ),
                         )
                     } else {
