@@ -176,7 +176,7 @@ fn intent_documents(run: &Run, query_run: Option<&QueryRun>, intents: &QueryInte
     out.clear();
     out.extend(ranked.entry_at_rank.iter().map(|&entry| {
         let entry = query_run.filter(|_| entry != NO_ENTRY).map(|q| &q.entries[entry as usize])?;
-        intents.position(run.docno_bytes(entry.doc)).map(|i| i as u32)
+        intents.position(run.entry_bytes(entry)).map(|i| i as u32)
     }));
 }
 

@@ -141,7 +141,7 @@ pub fn rank_query(
                 entries,
                 judgements,
                 (|j: &Judgement| qrels.docnos().content_hash_of(j.doc, j.key), |e: &RunEntry| run.docnos().content_hash_of(e.doc, e.key)),
-                |j: &Judgement, e: &RunEntry| qrels.docno_bytes(j.doc) == run.entry_bytes(e),
+                |j: &Judgement, e: &RunEntry| qrels.judgement_bytes(j) == run.entry_bytes(e),
                 &mut workspace.judgements,
                 found,
             ),

@@ -8,7 +8,7 @@
 use std::borrow::Borrow;
 use std::sync::Arc;
 
-use super::docno_arena::DocnoArena;
+use super::docno_arena::{DocnoArena, DocnoPlace};
 use super::intent_qrels::IntentQrels;
 use super::query_ids::QueryIds;
 use crate::error::{Error, Result};
@@ -21,6 +21,9 @@ pub struct Judgement {
     /// The hash the qrels' ids key the document by ([`DocnoArena::key`]), kept beside the index as a run entry's
     /// is: judging reads no span.
     pub(crate) key: u32,
+    /// Where its id's bytes lie ([`DocnoArena::key_and_place`]), as a run entry keeps its own: judging and sorting
+    /// read them without the span list.
+    pub(crate) place: DocnoPlace,
     pub grade: i64,
     /// Position of this judgement among its query's judgements in input order.
     pub input_position: u32,
@@ -102,8 +105,10 @@ impl Qrels {
         self.docnos.get(judgement.doc)
     }
 
-    pub(crate) fn docno_bytes(&self, doc: u32) -> &[u8] {
-        self.docnos.bytes(doc)
+    /// The bytes of `judgement`'s id, read from the place the judgement keeps.
+    #[inline]
+    pub(crate) fn judgement_bytes(&self, judgement: &Judgement) -> &[u8] {
+        self.docnos.bytes_at(judgement.doc, judgement.place)
     }
 
     /// The ids its judgements index.
@@ -170,10 +175,10 @@ impl<A: Borrow<DocnoArena> + Into<Arc<DocnoArena>>> QrelsBuilder<A> {
     /// Appends a judgement to query `index` ([`QrelsBuilder::query`]); `doc` indexes the builder's ids.
     #[inline]
     pub(crate) fn push_judgement(&mut self, index: usize, doc: u32, grade: i64, line: u32) {
-        let key = self.docnos.borrow().key(doc);
+        let (key, place) = self.docnos.borrow().key_and_place(doc);
         let query = &mut self.queries[index];
         let input_position = query.judgements.len() as u32;
-        query.judgements.push(Judgement { doc, key, grade, input_position, line });
+        query.judgements.push(Judgement { doc, key, place, grade, input_position, line });
     }
 
     /// Sorts every query's judgements by docno, refuses a document judged twice for one query (as trec_eval
@@ -181,7 +186,7 @@ impl<A: Borrow<DocnoArena> + Into<Arc<DocnoArena>>> QrelsBuilder<A> {
     pub fn build(mut self) -> Result<Qrels> {
         let docnos: &DocnoArena = self.docnos.borrow();
         for query in &mut self.queries {
-            query.judgements.sort_by(|a, b| docnos.bytes(a.doc).cmp(docnos.bytes(b.doc)));
+            query.judgements.sort_by(|a, b| docnos.bytes_at(a.doc, a.place).cmp(docnos.bytes_at(b.doc, b.place)));
             if let Some(pair) = query.judgements.windows(2).find(|pair| docnos.same(pair[0].doc, pair[1].doc))
             {
                 let (first, second) = if pair[0].input_position < pair[1].input_position {

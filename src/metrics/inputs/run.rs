@@ -111,10 +111,6 @@ impl Run {
         self.docnos.get(entry.doc)
     }
 
-    pub(crate) fn docno_bytes(&self, doc: u32) -> &[u8] {
-        self.docnos.bytes(doc)
-    }
-
     /// The bytes of `entry`'s id, read from the place the entry keeps.
     #[inline]
     pub(crate) fn entry_bytes(&self, entry: &RunEntry) -> &[u8] {
