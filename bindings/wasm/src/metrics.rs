@@ -138,7 +138,7 @@ fn for_each_column_entry(
 #[wasm_bindgen(js_name = metricsQrelsFromColumns)]
 pub fn metrics_qrels_from_columns(qids: &str, counts: &[u32], docnos: &str, grades: &[f64]) -> JsResult<MetricsQrels> {
     js((|| {
-        let mut builder = QrelsBuilder::with_capacity(docnos.len());
+        let mut builder = QrelsBuilder::with_capacity(docnos.len(), grades.len());
         for_each_column_entry("qrels", qids, counts, docnos, grades, |qid, docno, grade| {
             if !grade.is_finite() || grade.fract() != 0.0 || grade.abs() > 9.0e15 {
                 return Err(Error::invalid(&format!("qrels[{qid:?}][{docno:?}]"), format!("grade must be an integer, got {grade}")));
@@ -159,7 +159,7 @@ pub fn metrics_run_from_columns(
     keep_first_duplicate: bool,
 ) -> JsResult<MetricsRun> {
     js((|| {
-        let mut builder = RunBuilder::with_capacity(docnos.len(), DuplicatePolicy::keeping_first(keep_first_duplicate));
+        let mut builder = RunBuilder::with_capacity(docnos.len(), scores.len(), DuplicatePolicy::keeping_first(keep_first_duplicate));
         for_each_column_entry("run", qids, counts, docnos, scores, |qid, docno, score| builder.add(qid, docno, score))?;
         Ok(MetricsRun { inner: builder.build()? })
     })())

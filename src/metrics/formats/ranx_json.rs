@@ -29,7 +29,7 @@ pub fn qrels_from_json(value: &Value) -> Result<Qrels> {
 /// `{qid: {docno: finite score}}` → [`Run`] (no duplicates are possible in this shape).
 pub fn run_from_json(value: &Value) -> Result<Run> {
     let queries = value.as_object().ok_or_else(|| Error::invalid("run", "expected an object {qid: {docno: score}}"))?;
-    let mut builder = RunBuilder::with_capacity(0, DuplicatePolicy::Error);
+    let mut builder = RunBuilder::with_capacity(0, 0, DuplicatePolicy::Error);
     for (qid, docs) in queries {
         let docs = docs
             .as_object()

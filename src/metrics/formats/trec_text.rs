@@ -50,6 +50,13 @@ fn for_each_record<'a, const N: usize>(
     })
 }
 
+/// About how many lines `text` has (for reserving room): its first 64 KiB's lines, scaled to its length.
+fn estimated_lines(text: &str) -> usize {
+    let sample = &text.as_bytes()[..text.len().min(1 << 16)];
+    let lines = memchr::memchr_iter(b'\n', sample).count() + 1;
+    (text.len() as u64 * lines as u64 / sample.len().max(1) as u64) as usize + 1
+}
+
 /// The 1-based line of record `index` (0-based) of `text`, read before without error; 0 if there are fewer records.
 /// For an error found after reading (a document listed twice), whose entry knows its record but not its line.
 fn record_line<const N: usize>(text: &str, format: &Format, index: usize) -> u32 {
@@ -79,7 +86,7 @@ fn score(text: &str, line: usize) -> Result<f64> {
 impl Qrels {
     /// Parses TREC qrels text: `qid iter docno grade` per line. Errors name the line.
     pub fn parse(text: &str) -> Result<Qrels> {
-        let mut builder = QrelsBuilder::with_capacity(text.len() / 4);
+        let mut builder = QrelsBuilder::with_capacity(text.len() / 4, estimated_lines(text));
         for_each_record::<4>(text, &QRELS, |line, &[qid, _iter, docno, grade_text]| {
             builder.add_at_line(qid, docno, grade(grade_text, &QRELS, line)?, line as u32)
         })?;
@@ -91,7 +98,7 @@ impl Run {
     /// Parses TREC run text: `qid Q0 docno rank score tag` per line; the run's name is the last line's tag.
     /// Errors name the line.
     pub fn parse(text: &str, duplicates: DuplicatePolicy) -> Result<Run> {
-        let mut builder = RunBuilder::with_capacity(text.len() / 3, duplicates);
+        let mut builder = RunBuilder::with_capacity(text.len() / 3, estimated_lines(text), duplicates);
         let mut name = "";
         for_each_record::<6>(text, &RUN, |line, &[qid, _q0, docno, _rank, score_text, tag]| {
             name = tag;

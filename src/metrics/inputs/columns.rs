@@ -31,7 +31,7 @@ pub struct DocIdTable {
 impl DocIdTable {
     /// A table of `ids`, copied.
     pub fn new(ids: &[&str]) -> Result<DocIdTable> {
-        let mut arena = DocnoArena::with_capacity(ids.iter().map(|d| d.len()).sum());
+        let mut arena = DocnoArena::with_capacity(ids.iter().map(|d| d.len()).sum(), ids.len());
         for id in ids {
             arena.push(id)?;
         }

@@ -41,8 +41,10 @@ pub struct DocnoArena {
 }
 
 impl DocnoArena {
-    pub fn with_capacity(bytes: usize) -> Self {
-        DocnoArena { text: String::with_capacity(bytes), ..Default::default() }
+    /// An empty arena with room for `ids` ids of `bytes` bytes in all (grown by doubling, its spans are copied
+    /// again and again: [`RunBuilder::query`](super::run::RunBuilder::query)).
+    pub fn with_capacity(bytes: usize, ids: usize) -> Self {
+        DocnoArena { text: String::with_capacity(bytes), spans: Vec::with_capacity(ids), ..Default::default() }
     }
 
     /// `count` ids joined by U+0000, kept as they are: the arena is the text, and the spans say where each id

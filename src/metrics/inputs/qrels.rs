@@ -136,8 +136,9 @@ pub struct QrelsBuilder<A = DocnoArena> {
 }
 
 impl QrelsBuilder {
-    pub fn with_capacity(docno_bytes: usize) -> Self {
-        QrelsBuilder { docnos: DocnoArena::with_capacity(docno_bytes), ..Default::default() }
+    /// A builder with room for `judgements` judgements whose ids take `docno_bytes` bytes in all.
+    pub fn with_capacity(docno_bytes: usize, judgements: usize) -> Self {
+        QrelsBuilder { docnos: DocnoArena::with_capacity(docno_bytes, judgements), ..Default::default() }
     }
 
     /// Adds one in-memory judgement.

@@ -289,7 +289,7 @@ fn optimizable(name: &str) -> Result<&'static str> {
 
 /// The metric's mean over the queries of the ranked lists `(qid, [(doc id, score)])`, each in the order given.
 fn mean_score<'a>(qrels: &Qrels, lists: impl Iterator<Item = (&'a str, Vec<(&'a str, f64)>)>, request: &[MeasureRequest], metric: &str) -> Result<f64> {
-    let mut builder = RunBuilder::with_capacity(0, DuplicatePolicy::Error);
+    let mut builder = RunBuilder::with_capacity(0, 0, DuplicatePolicy::Error);
     for (qid, list) in lists {
         for (doc, score) in list {
             builder.add(qid, doc, score)?;
