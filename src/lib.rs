@@ -10,7 +10,7 @@
 //! - [`python`]: Python's `str`/`repr`, `json.dumps`, `==`, truthiness and numpy's sort, where parity needs them.
 //! - [`options`]: option structs read from JSON, with errors that name the field.
 //! - [`rankers`]: recentness, lost-in-the-middle, diversity, rank fusion, adaptive weight.
-//! - [`stable_sort`]: `sort_by` with one instance per element type (wasm size).
+//! - [`stable_sort`]: one stable sort for the sorts off the hot paths, whatever they sort (wasm size).
 //! - `typescript` (tests only): renders pkg/rust_types.ts, the TypeScript declarations of the option types.
 
 pub mod byte_order_mark;

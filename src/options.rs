@@ -132,13 +132,33 @@ fn unknown(what: &str, name: &str, valid: &[String]) -> String {
 /// one name is the start of the other (`relevance` → `relevanceLevel`).
 fn closest<'a>(name: &str, valid: &'a [String]) -> Option<&'a String> {
     let lower = name.to_lowercase();
+    let typed: Vec<char> = lower.chars().collect();
     valid
         .iter()
         .map(|v| (v, v.to_lowercase()))
-        .map(|(v, l)| (rapidfuzz::distance::levenshtein::distance(lower.chars(), l.chars()), l, v))
+        .map(|(v, l)| (edit_distance(&typed, &l.chars().collect::<Vec<char>>()), l, v))
         .filter(|(d, l, _)| *d <= (l.chars().count() / 3).max(2) || (lower.len() >= 3 && (l.starts_with(&lower) || lower.starts_with(l.as_str()))))
         .min_by_key(|(d, _, _)| *d)
         .map(|(_, _, v)| v)
+}
+
+/// The Levenshtein distance of `a` and `b` (insertions, deletions and substitutions, each costing 1), one row of
+/// the table at a time. Names are a few dozen characters at most and read only on an error, so the plain
+/// quadratic table is all this needs: rapidfuzz's bit-parallel Levenshtein, which gave the same distances, was
+/// 22 KB of rerankit/eval's wasm (about 8 KB gzip) for this one call.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    // previous[j]: the distance of a[..i] and b[..j], for the row i being computed next
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    let mut current = vec![0; b.len() + 1];
+    for (i, &ca) in a.iter().enumerate() {
+        current[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != cb);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    previous[b.len()]
 }
 
 /// serde's type names in the words a JavaScript user reads.
@@ -198,4 +218,27 @@ pub fn field_names<T: DeserializeOwned>() -> &'static [&'static str] {
     let mut fields = Fields(None);
     let _ = T::deserialize(&mut fields);
     fields.0.unwrap_or(&[])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::edit_distance;
+
+    /// The distances rapidfuzz's Levenshtein gave, which `closest` used before: on every pair of a set of names
+    /// and their typos (empty, one letter, non-ASCII, transpositions, prefixes).
+    #[test]
+    fn edit_distance_is_rapidfuzz_levenshtein() {
+        let words = [
+            "", "a", "ab", "ba", "topk", "topK", "relevanceLevel", "relevancelevl", "borda", "bordaa", "qrels", "qrel",
+            "ndcg_cut", "nDCG", "nDGC", "cutof", "cutoff", "méthode", "methode", "日本語", "日本", "kitten", "sitting",
+        ];
+        for a in words {
+            for b in words {
+                let a: Vec<char> = a.to_lowercase().chars().collect();
+                let b: Vec<char> = b.to_lowercase().chars().collect();
+                let expected = rapidfuzz::distance::levenshtein::distance(a.iter().copied(), b.iter().copied());
+                assert_eq!(edit_distance(&a, &b), expected, "{a:?} {b:?}");
+            }
+        }
+    }
 }

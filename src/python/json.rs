@@ -42,7 +42,7 @@ fn write(out: &mut String, value: &Value) {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             // Python sorts str keys by code point; Rust's str order is byte order, which agrees for UTF-8.
-            keys.sort();
+            crate::stable_sort::stable_sort(&mut keys);
             out.push('{');
             for (i, key) in keys.iter().enumerate() {
                 if i > 0 {

@@ -186,7 +186,7 @@ impl RecentnessRanker {
         }
 
         let mut ranking: Vec<(usize, f64)> = combined.into_iter().enumerate().collect();
-        ranking.sort_by(|a, b| b.1.total_cmp(&a.1)); // stable: equal scores keep input order
+        crate::stable_sort::stable_sort_by(&mut ranking, |a, b| b.1.total_cmp(&a.1)); // stable: equal scores keep input order
         cut_to_top_k(&mut ranking, self.top_k);
         Ok(Some(ranking))
     }

@@ -132,7 +132,7 @@ fn cmp(a: &Num, b: &Num) -> std::cmp::Ordering {
 /// `statistics.median`.
 pub fn py_median(values: &[Num]) -> Num {
     let mut sorted = values.to_vec();
-    sorted.sort_by(cmp); // stable, like Python's sorted
+    crate::stable_sort::stable_sort_by(&mut sorted, cmp); // stable, like Python's sorted
     let n = sorted.len();
     if n % 2 == 1 {
         return sorted[n / 2];

@@ -8,6 +8,7 @@
 //! - [`context`]: Haystack's fuzzy context similarity (rapidfuzz `partial_ratio_alignment`).
 //! - [`sas`]: semantic answer similarity through a [`sas::SasScorer`].
 //! - [`table`]: rows as a table, CSV exactly as `EvaluationResult.save` writes it, and back.
+//! - [`csv_records`]: CSV text into records, as the `csv` crate reads it.
 //! - [`column_order`]: the column order `Pipeline.eval` gives its tables.
 //! - [`warnings`]: what `calculate_metrics` / `wrong_examples` log in Haystack, returned to the caller.
 //!
@@ -16,6 +17,7 @@
 pub mod build;
 pub mod column_order;
 pub mod context;
+pub mod csv_records;
 pub mod custom_ids;
 pub mod node_metrics;
 pub mod sas;

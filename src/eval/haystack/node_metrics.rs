@@ -244,11 +244,11 @@ pub type PerQuery = Vec<(String, Map<String, Value>)>;
 /// small ints in ascending order).
 pub fn matched_label_idxs(t: &NodeTable, r: usize, criterion: &str) -> BTreeSet<usize> {
     let thr = 65.0;
-    let id: BTreeSet<usize> = f64_list(t, r, "gold_documents_id_match").iter().enumerate().filter(|(_, v)| **v == 1.0).map(|(i, _)| i).collect();
-    let ctx: BTreeSet<usize> = f64_list(t, r, "gold_contexts_similarity").iter().enumerate().filter(|(_, v)| **v > thr).map(|(i, _)| i).collect();
-    let ans: BTreeSet<usize> = f64_list(t, r, "gold_answers_match").iter().enumerate().filter(|(_, v)| **v == 1.0).map(|(i, _)| i).collect();
-    let and = |a: &BTreeSet<usize>, b: &BTreeSet<usize>| a.intersection(b).copied().collect::<BTreeSet<usize>>();
-    let or = |a: &BTreeSet<usize>, b: &BTreeSet<usize>| a.union(b).copied().collect::<BTreeSet<usize>>();
+    let id = set_of(f64_list(t, r, "gold_documents_id_match").iter().enumerate().filter(|(_, v)| **v == 1.0).map(|(i, _)| i));
+    let ctx = set_of(f64_list(t, r, "gold_contexts_similarity").iter().enumerate().filter(|(_, v)| **v > thr).map(|(i, _)| i));
+    let ans = set_of(f64_list(t, r, "gold_answers_match").iter().enumerate().filter(|(_, v)| **v == 1.0).map(|(i, _)| i));
+    let and = |a: &BTreeSet<usize>, b: &BTreeSet<usize>| set_of(a.intersection(b).copied());
+    let or = |a: &BTreeSet<usize>, b: &BTreeSet<usize>| set_of(a.union(b).copied());
     match criterion {
         "document_id" => id,
         "context" => ctx,
@@ -260,6 +260,14 @@ pub fn matched_label_idxs(t: &NodeTable, r: usize, criterion: &str) -> BTreeSet<
         "context_and_answer" => and(&ctx, &ans),
         _ => and(&and(&id, &ctx), &ans),
     }
+}
+
+/// The set of `items`, inserted one at a time: `collect()` into a `BTreeSet` sorts the items first, with a std
+/// sort instantiated for each element type (about 4 KB of wasm each).
+fn set_of<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    let mut set = BTreeSet::new();
+    set.extend(items);
+    set
 }
 
 /// `_build_document_metrics_df`.
@@ -278,10 +286,10 @@ pub fn document_metrics_per_query(t: &NodeTable, rows: &[usize], simulated_top_k
         let gold_col = if t.col("gold_custom_document_ids").is_some() { "gold_custom_document_ids" } else { "gold_document_ids" };
         let gold: Vec<String> = str_list(t, q[0], gold_col).unwrap_or_default().into_iter().filter(|g| g != "00").collect();
         let num_labels = gold.len();
-        let matched: BTreeSet<usize> = relevant.iter().flat_map(|&r| matched_label_idxs(r)).collect();
+        let matched = set_of(relevant.iter().flat_map(|&r| matched_label_idxs(r)));
         let num_matched = matched.len();
         let num_missing = num_labels as i64 - num_matched as i64;
-        let rel_ids: BTreeSet<String> = relevant.iter().map(|&r| str_cell(t, r, "document_id")).collect();
+        let rel_ids = set_of(relevant.iter().map(|&r| str_cell(t, r, "document_id")));
         let num_relevants = (rel_ids.len() as i64 + num_missing).max(0) as usize;
         let num_retrieved = q.len();
         let num_retrieved_relevants = relevant.len();

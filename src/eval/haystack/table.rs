@@ -13,6 +13,7 @@
 //! when it parses as one; an empty field is `None` (`""` in text columns). Saving what was loaded gives the same bytes back.
 
 use crate::python::repr::{repr, repr_float, repr_str};
+use super::csv_records::{csv_records, unequal_lengths};
 use crate::error::{Error, Result};
 use serde_json::{Map, Number, Value};
 
@@ -265,18 +266,19 @@ impl NodeTable {
 
     /// Reads what [`NodeTable::to_csv`] (or Haystack's `save`) wrote; `name` names the input in errors.
     pub fn from_csv(name: &str, text: &str) -> Result<NodeTable> {
-        let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(text.as_bytes());
-        let headers = reader.headers().map_err(|e| Error::parse(name, format!("CSV header: {e}")))?.clone();
-        let columns: Vec<String> = headers.iter().map(str::to_string).collect();
+        let records = csv_records(text);
+        let columns: Vec<String> = records.first().map(|header| header.fields.clone()).unwrap_or_default();
         if columns.is_empty() || columns.iter().all(String::is_empty) {
             return Err(Error::parse(name, "CSV has no header"));
         }
         let mut rows = Vec::new();
-        for (i, rec) in reader.records().enumerate() {
-            let rec = rec.map_err(|e| Error::parse(format!("{name} row {}", i + 1), e))?;
+        for (i, rec) in records.iter().enumerate().skip(1) {
+            if rec.fields.len() != columns.len() {
+                return Err(Error::parse(format!("{name} row {i}"), unequal_lengths(rec, i, columns.len())));
+            }
             let mut row = Vec::with_capacity(columns.len());
-            for (c, field) in columns.iter().zip(rec.iter()) {
-                row.push(parse_field(c, field).map_err(|e| Error::parse(format!("{name} row {} column {c}", i + 1), e))?);
+            for (c, field) in columns.iter().zip(&rec.fields) {
+                row.push(parse_field(c, field).map_err(|e| Error::parse(format!("{name} row {i} column {c}"), e))?);
             }
             rows.push(row);
         }

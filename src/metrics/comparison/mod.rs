@@ -120,7 +120,7 @@ fn paired_values(evaluations: &[Evaluation], m: usize) -> Option<(Vec<String>, V
         return None;
     }
     let mut qids: Vec<&str> = evaluations.iter().flat_map(|e| e.per_query.iter().map(|q| q.qid.as_str())).collect();
-    qids.sort_unstable_by(|x, y| x.as_bytes().cmp(y.as_bytes()));
+    crate::stable_sort::stable_sort_by(&mut qids, |x, y| x.as_bytes().cmp(y.as_bytes()));
     qids.dedup();
     let values = evaluations
         .iter()

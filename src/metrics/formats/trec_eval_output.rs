@@ -37,7 +37,7 @@ fn formatted(metric: &Metric, value: &Value, per_query: bool) -> String {
 /// Indices of `evaluation.measures` in trec_eval's printing order.
 pub fn print_order(evaluation: &Evaluation) -> Vec<usize> {
     let mut order: Vec<usize> = (0..evaluation.measures.len()).collect();
-    order.sort_by(|&a, &b| {
+    crate::stable_sort::stable_sort_by(&mut order, |&a, &b| {
         let (fa, pa) = evaluation.measures[a].metric.print_order();
         let (fb, pb) = evaluation.measures[b].metric.print_order();
         fa.cmp(&fb).then(pa.total_cmp(&pb))

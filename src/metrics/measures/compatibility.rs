@@ -19,9 +19,15 @@ pub fn compatibility(r: &RankedRelevance, qrels: Option<&QueryQrels>, run: Optio
         }
     }
     let mut ideal: Vec<u32> = (0..judgements.len() as u32).filter(|&j| judgements[j as usize].grade > 0).collect();
-    ideal.sort_by_key(|&j| judgements[j as usize].input_position);
-    ideal.sort_by(|&a, &b| score[b as usize].total_cmp(&score[a as usize]));
-    ideal.sort_by(|&a, &b| judgements[b as usize].grade.cmp(&judgements[a as usize].grade));
+    // ir_measures sorts by qrels order, then (stably) by score, then by grade: one stable sort by the three keys,
+    // the last sort's first, gives the same order (one instance of std's sort instead of three, and one pass)
+    ideal.sort_by(|&a, &b| {
+        let (ja, jb) = (&judgements[a as usize], &judgements[b as usize]);
+        jb.grade
+            .cmp(&ja.grade)
+            .then_with(|| score[b as usize].total_cmp(&score[a as usize]))
+            .then_with(|| ja.input_position.cmp(&jb.input_position))
+    });
     let ranking: Vec<Option<u32>> = r.judgement_at_rank.iter().map(|&j| (j != NO_JUDGEMENT).then_some(j)).collect();
     let depth = ranking.len().max(ideal.len());
     if depth == 0 {

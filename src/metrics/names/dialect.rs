@@ -64,7 +64,7 @@ impl Dialect {
 /// dialects: the names a caller must say the dialect of.
 pub fn colliding_names() -> Vec<&'static str> {
     let mut names: Vec<&'static str> = Dialect::ALL.iter().flat_map(|d| d.names()).collect();
-    names.sort_unstable();
+    crate::stable_sort::stable_sort(&mut names);
     names.dedup();
     names.retain(|name| {
         let readings: Vec<Option<Vec<Metric>>> = Dialect::ALL.iter().map(|&d| Metric::parse_all_in(name, d).ok()).collect();
@@ -196,7 +196,7 @@ fn unknown(name: &str) -> Error {
     let family = name.split(['.', '@', '(']).next().unwrap_or(name);
     let mut names: Vec<&str> = FAMILIES.iter().chain(&["official", "all_trec", "set"]).chain(RANX_NAMES).copied().collect();
     names.extend(registry_names());
-    names.sort_unstable();
+    crate::stable_sort::stable_sort(&mut names);
     names.dedup();
     Error::invalid(
         "measure",

@@ -364,7 +364,7 @@ fn gain_pairs(params: &mut Params, value: Literal) -> Result<GainPairs> {
         }
     }
     // a dict has no order: ir_measures' `nDCG(gains={1: 2, 0: 1})` is its `nDCG(gains={0:1,1:2})`
-    pairs.sort_by_key(|(grade, _)| grade.parse::<i64>().ok());
+    crate::stable_sort::stable_sort_by_key(&mut pairs, |(grade, _)| grade.parse::<i64>().ok());
     let printable = pairs.iter().map(|(grade, gain)| format!("{grade}={gain}")).collect::<Vec<_>>().join(",");
     Ok(GainPairs { printable: Some(printable), pairs })
 }

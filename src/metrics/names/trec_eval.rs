@@ -275,7 +275,7 @@ pub(super) fn parse_cutoff(text: &str, name: &str) -> Result<u32> {
 
 fn parse_cutoffs(params: &str, name: &str) -> Result<Vec<u32>> {
     let mut cutoffs = params.split(',').map(|p| parse_cutoff(p, name)).collect::<Result<Vec<u32>>>()?;
-    cutoffs.sort_unstable();
+    crate::stable_sort::stable_sort(&mut cutoffs);
     if cutoffs.windows(2).any(|w| w[0] == w[1]) {
         return Err(Error::invalid("measure", format!("'{name}': duplicate cutoffs")));
     }
@@ -284,7 +284,7 @@ fn parse_cutoffs(params: &str, name: &str) -> Result<Vec<u32>> {
 
 fn parse_real_cutoffs(params: &str, name: &str) -> Result<Vec<f64>> {
     let mut values = params.split(',').map(|p| parse_number(p, name)).collect::<Result<Vec<f64>>>()?;
-    values.sort_by(|a, b| a.total_cmp(b));
+    crate::stable_sort::stable_sort_by(&mut values, f64::total_cmp);
     if values.windows(2).any(|w| w[0] == w[1]) {
         return Err(Error::invalid("measure", format!("'{name}': duplicate cutoffs")));
     }
