@@ -126,8 +126,11 @@ pub fn rank_query(
         let judgements = &query_qrels.judgements;
         let found = workspace.rel_of_entry.iter_mut().zip(workspace.judgement_of_entry.iter_mut());
         // one table of ids for both (a shared DocIdTable): keyed and compared by the table's rule, by index when it
-        // lists each id once; else by the ids' bytes
-        let ids = if Arc::ptr_eq(qrels.docnos(), run.docnos()) { Some(run.docnos().as_ref()) } else { None };
+        // lists each id once; else by the ids' bytes — read from the places entries and judgements keep where both
+        // inputs' ids are keyed by content (the rule checked once here, not per entry: in wasm that check per entry
+        // was a tenth of judging)
+        let (qrels_ids, run_ids) = (qrels.docnos(), run.docnos());
+        let ids = if Arc::ptr_eq(qrels_ids, run_ids) { Some(run_ids.as_ref()) } else { None };
         match ids {
             Some(ids) => judge(
                 entries,
@@ -137,10 +140,21 @@ pub fn rank_query(
                 &mut workspace.judgements,
                 found,
             ),
+            None if qrels_ids.keys_by_content() && run_ids.keys_by_content() => judge(
+                entries,
+                judgements,
+                (|j: &Judgement| j.key, |e: &RunEntry| e.key),
+                |j: &Judgement, e: &RunEntry| qrels_ids.bytes_in_place(j.place) == run_ids.bytes_in_place(e.place),
+                &mut workspace.judgements,
+                found,
+            ),
             None => judge(
                 entries,
                 judgements,
-                (|j: &Judgement| qrels.docnos().content_hash_of(j.doc, j.key), |e: &RunEntry| run.docnos().content_hash_of(e.doc, e.key)),
+                (
+                    |j: &Judgement| qrels_ids.content_hash_of(j.doc, j.key),
+                    |e: &RunEntry| run_ids.content_hash_of(e.doc, e.key),
+                ),
                 |j: &Judgement, e: &RunEntry| qrels.judgement_bytes(j) == run.entry_bytes(e),
                 &mut workspace.judgements,
                 found,

@@ -177,8 +177,8 @@ impl DocnoArena {
         self.spans[doc as usize].hash
     }
 
-    /// [`DocnoArena::content_hash`] of the id at `doc`, whose [`DocnoArena::key`] is `key`: the key itself, unless
-    /// the arena keys ids by index.
+    /// [`DocnoArena::content_hash`] of the id at `doc`, whose key ([`DocnoArena::key_and_place`]) is `key`: the key
+    /// itself, unless the arena keys ids by index.
     #[inline]
     pub(crate) fn content_hash_of(&self, doc: u32, key: u32) -> u32 {
         if self.distinct {
@@ -188,30 +188,25 @@ impl DocnoArena {
         }
     }
 
-    /// The hash a [`DocnoIndex`] keys the id at `doc` by among ids of this arena: its index mixed, when each id is
-    /// listed once (no read of the id's place: a run's entries name ids all over a shared table, and reading each
-    /// one's span was a cache miss per entry), else [`DocnoArena::content_hash`].
-    #[inline]
-    pub(crate) fn key(&self, doc: u32) -> u32 {
-        if self.distinct {
-            ((doc as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32
-        } else {
-            self.content_hash(doc)
-        }
-    }
-
-    /// The key of the id at `doc` ([`DocnoArena::key`]) and where its bytes lie, for a run entry to keep beside its
-    /// index. The place is read only where ids are compared by their bytes (the arena is not marked distinct), from
-    /// the span the key's hash comes from anyway; a distinct arena compares indices, and reading the spans of a
-    /// table that many inputs share would be a cache miss per entry, so its place is left empty.
+    /// The hash a [`DocnoIndex`] keys the id at `doc` by among ids of this arena, and where its bytes lie, for a
+    /// run entry or judgement to keep beside its index. The key is the index mixed ([`index_key`]) when each id is
+    /// listed once, else [`DocnoArena::content_hash`]; the place is read only then, from the span the hash comes from
+    /// anyway: a distinct arena compares indices, and reading the spans of a table that many inputs share would be a
+    /// cache miss per entry, so its place is left empty.
     #[inline]
     pub(crate) fn key_and_place(&self, doc: u32) -> (u32, DocnoPlace) {
         if self.distinct {
-            (self.key(doc), DocnoPlace::default())
+            (index_key(doc), DocnoPlace::default())
         } else {
-            let span = self.spans[doc as usize];
-            (span.hash, DocnoPlace { start: span.start, len: span.len })
+            self.content_key_and_place(doc)
         }
+    }
+
+    /// [`DocnoArena::key_and_place`] of an arena that [`DocnoArena::keys_by_content`].
+    #[inline]
+    pub(crate) fn content_key_and_place(&self, doc: u32) -> (u32, DocnoPlace) {
+        let span = self.spans[doc as usize];
+        (span.hash, DocnoPlace { start: span.start, len: span.len })
     }
 
     /// The bytes of the id at `doc`, whose place [`DocnoArena::key_and_place`] gave: read from the place, without
@@ -221,8 +216,22 @@ impl DocnoArena {
         if self.distinct {
             self.bytes(doc)
         } else {
-            &self.text.as_bytes()[place.start as usize..(place.start + place.len) as usize]
+            self.bytes_in_place(place)
         }
+    }
+
+    /// Whether the keys of this arena's ids are their content hashes and their places are kept
+    /// ([`DocnoArena::key_and_place`]): the arena is not marked distinct.
+    #[inline]
+    pub(crate) fn keys_by_content(&self) -> bool {
+        !self.distinct
+    }
+
+    /// The bytes at `place`, of an arena that [`DocnoArena::keys_by_content`] (a loop that has checked it once
+    /// reads its ids without checking it again per id).
+    #[inline]
+    pub(crate) fn bytes_in_place(&self, place: DocnoPlace) -> &[u8] {
+        &self.text.as_bytes()[place.start as usize..(place.start + place.len) as usize]
     }
 
     /// Whether the ids at `a` and `b` of this arena are the same document.
@@ -286,6 +295,13 @@ impl DocnoIndex {
             }
         }
     }
+}
+
+/// The key of the id at index `doc` of an arena that lists each id once: the index mixed, so that the low bits
+/// that pick a [`DocnoIndex`] slot vary.
+#[inline]
+pub(crate) fn index_key(doc: u32) -> u32 {
+    ((doc as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as u32
 }
 
 /// A docno's hash, eight bytes at a time (the high half of a multiply, so that the low bits that pick a slot mix

@@ -18,8 +18,8 @@ use crate::error::{Error, Result};
 pub struct Judgement {
     /// The index of its document id in the qrels' ids ([`Qrels::docno`] reads it).
     pub doc: u32,
-    /// The hash the qrels' ids key the document by ([`DocnoArena::key`]), kept beside the index as a run entry's
-    /// is: judging reads no span.
+    /// The hash the qrels' ids key the document by ([`DocnoArena::key_and_place`]), kept beside the index as a run
+    /// entry's is: judging reads no span.
     pub(crate) key: u32,
     /// Where its id's bytes lie ([`DocnoArena::key_and_place`]), as a run entry keeps its own: judging and sorting
     /// read them without the span list.
