@@ -187,7 +187,12 @@ impl<A: Borrow<DocnoArena> + Into<Arc<DocnoArena>>> QrelsBuilder<A> {
     pub fn build(mut self) -> Result<Qrels> {
         let docnos: &DocnoArena = self.docnos.borrow();
         for query in &mut self.queries {
-            query.judgements.sort_by(|a, b| docnos.bytes_at(a.doc, a.place).cmp(docnos.bytes_at(b.doc, b.place)));
+            // the ids' rule checked once per query, not per comparison (as in judging: ranking.rs)
+            if docnos.keys_by_content() {
+                query.judgements.sort_by(|a, b| docnos.bytes_in_place(a.place).cmp(docnos.bytes_in_place(b.place)));
+            } else {
+                query.judgements.sort_by(|a, b| docnos.bytes(a.doc).cmp(docnos.bytes(b.doc)));
+            }
             if let Some(pair) = query.judgements.windows(2).find(|pair| docnos.same(pair[0].doc, pair[1].doc))
             {
                 let (first, second) = if pair[0].input_position < pair[1].input_position {
