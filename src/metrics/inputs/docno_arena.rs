@@ -4,28 +4,29 @@
 
 use crate::error::{Error, Result};
 
-/// Where one document id lies in a [`DocnoArena`] (byte offset and length), and the id's hash.
+/// Where one document id's bytes lie in its arena's text (byte offset and length); run entries and judgements keep
+/// it too ([`DocnoArena::key_and_place`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct DocnoPlace {
+    start: u32,
+    len: u32,
+}
+
+/// Where one document id lies in a [`DocnoArena`], and the id's hash.
 ///
 /// The hash is computed once, where the id enters the arena: judging a retrieved document and finding a document
 /// listed twice compare hashes and read the id's bytes only when two hashes agree.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct DocnoSpan {
-    start: u32,
-    len: u32,
+    place: DocnoPlace,
     hash: u32,
 }
 
 impl DocnoSpan {
     fn new(text: &[u8], start: usize, end: usize) -> DocnoSpan {
-        DocnoSpan { start: start as u32, len: (end - start) as u32, hash: docno_hash(&text[start..end]) }
+        let place = DocnoPlace { start: start as u32, len: (end - start) as u32 };
+        DocnoSpan { place, hash: docno_hash(&text[start..end]) }
     }
-}
-
-/// Where one document id's bytes lie in its arena's text ([`DocnoArena::key_and_place`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct DocnoPlace {
-    start: u32,
-    len: u32,
 }
 
 /// All document ids of one input (or one shared table), concatenated, and where each lies.
@@ -103,15 +104,14 @@ impl DocnoArena {
     /// The document id at index `doc`.
     #[inline]
     pub fn get(&self, doc: u32) -> &str {
-        let span = self.spans[doc as usize];
-        &self.text[span.start as usize..(span.start + span.len) as usize]
+        let DocnoPlace { start, len } = self.spans[doc as usize].place;
+        &self.text[start as usize..(start + len) as usize]
     }
 
     /// The bytes of the id at index `doc`; comparing these is trec_eval's `strcmp` order.
     #[inline]
     pub fn bytes(&self, doc: u32) -> &[u8] {
-        let span = self.spans[doc as usize];
-        &self.text.as_bytes()[span.start as usize..(span.start + span.len) as usize]
+        self.bytes_in_place(self.spans[doc as usize].place)
     }
 
     /// The index of the first empty id.
@@ -206,7 +206,7 @@ impl DocnoArena {
     #[inline]
     pub(crate) fn content_key_and_place(&self, doc: u32) -> (u32, DocnoPlace) {
         let span = self.spans[doc as usize];
-        (span.hash, DocnoPlace { start: span.start, len: span.len })
+        (span.hash, span.place)
     }
 
     /// The bytes of the id at `doc`, whose place [`DocnoArena::key_and_place`] gave: read from the place, without
@@ -227,8 +227,8 @@ impl DocnoArena {
         !self.distinct
     }
 
-    /// The bytes at `place`, of an arena that [`DocnoArena::keys_by_content`] (a loop that has checked it once
-    /// reads its ids without checking it again per id).
+    /// The bytes at `place`: one of this arena's spans, or a place [`DocnoArena::key_and_place`] gave where the arena
+    /// [`DocnoArena::keys_by_content`] (a loop that has checked that once reads its ids without checking it per id).
     #[inline]
     pub(crate) fn bytes_in_place(&self, place: DocnoPlace) -> &[u8] {
         &self.text.as_bytes()[place.start as usize..(place.start + place.len) as usize]
