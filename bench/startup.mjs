@@ -2,7 +2,8 @@
 // Start-up of each wasm module, as a Cloudflare Worker pays it (its limit for script start-up is 1 s) and any
 // runtime pays it at import: `node bench/startup.mjs [--runs 7]`.
 //
-// For `rerankit` (pkg/dist/wasm) and `rerankit/eval` (pkg/dist/eval/wasm), each in a fresh Node process (V8, the
+// For `rerankit` (pkg/dist/wasm), `rerankit/eval` (pkg/dist/eval/wasm) and `rerankit/pipeline-eval`
+// (pkg/dist/pipeline_eval/wasm), each in a fresh Node process (V8, the
 // engine of workerd and Chromium): the module's size (raw, gzip), `WebAssembly.compile` of its bytes (Workers
 // compile at deploy, browsers and Node at load), instantiating the compiled module through the package's glue
 // (`initSync({module})`, what the workerd entry does), and the whole import of the package's Node entry (read +
@@ -19,6 +20,7 @@ const RUNS = i > 0 ? Number(process.argv[i + 1]) : 7;
 const MODULES = [
   { name: "rerankit", dir: "pkg/dist", entry: "pkg/dist/runtimes/node.js" },
   { name: "rerankit/eval", dir: "pkg/dist/eval", entry: "pkg/dist/eval/runtimes/eval_node.js" },
+  { name: "rerankit/pipeline-eval", dir: "pkg/dist/pipeline_eval", entry: "pkg/dist/pipeline_eval/runtimes/pipeline_eval_node.js" },
 ];
 
 function once(mod) {
@@ -69,8 +71,10 @@ console.log("|---|---|---|---|---|---|");
 for (const r of results) {
   console.log(`| ${r.module} | ${mib(r.rawBytes)} | ${mib(r.gzipBytes)} | ${r.compileMs.toFixed(1)} | ${r.instantiateMs.toFixed(1)} | ${r.importMs.toFixed(1)} |`);
 }
-const [whole, ev] = results;
-console.log(`rerankit/eval vs rerankit: ${(whole.gzipBytes / ev.gzipBytes).toFixed(1)}× less to download (gzip), ` +
-  `${(whole.compileMs / ev.compileMs).toFixed(1)}× faster compile, ${(whole.importMs / ev.importMs).toFixed(1)}× faster import`);
+const [whole, ...evaluation] = results;
+for (const ev of evaluation) {
+  console.log(`${ev.module} vs rerankit: ${(whole.gzipBytes / ev.gzipBytes).toFixed(1)}× less to download (gzip), ` +
+    `${(whole.compileMs / ev.compileMs).toFixed(1)}× faster compile, ${(whole.importMs / ev.importMs).toFixed(1)}× faster import`);
+}
 mkdirSync(path.join(root, "bench", "out"), { recursive: true });
 writeFileSync(path.join(root, "bench", "out", "startup.json"), JSON.stringify({ node: process.version, optimized: report.optimized, runs: RUNS, results }, null, 2) + "\n");

@@ -11,7 +11,7 @@ bash scripts/setup.sh
 # Rust (or shaders, or the crate's manifest) newer than the wasm → full build; only TypeScript → recompile it.
 newer_than() { find "${@:2}" -newer "$1" \( -name '*.rs' -o -name '*.wgsl' -o -name 'Cargo.toml' -o -name 'Cargo.lock' -o -name '*.ts' \) \
   -not -path 'pkg/dist/*' -not -path 'pkg/wasm/*' -print -quit 2>/dev/null; }
-if [ ! -f pkg/wasm/rerankit_bg.wasm ] || [ ! -f pkg/wasm/rerankit_relaxed_bg.wasm ] || [ ! -f pkg/wasm_workers/rerankit_bg.wasm ] || [ -n "$(newer_than pkg/wasm/rerankit_bg.wasm src shaders bindings Cargo.toml Cargo.lock | grep -v '\.ts$' || true)" ]; then
+if [ ! -f pkg/wasm/rerankit_bg.wasm ] || [ ! -f pkg/wasm/rerankit_relaxed_bg.wasm ] || [ ! -f pkg/wasm_workers/rerankit_bg.wasm ] || [ ! -f pkg/wasm_eval/rerankit_bg.wasm ] || [ ! -f pkg/wasm_pipeline_eval/rerankit_bg.wasm ] || [ -n "$(newer_than pkg/wasm/rerankit_bg.wasm src shaders bindings Cargo.toml Cargo.lock | grep -v '\.ts$' || true)" ]; then
   echo "[start] building the package (wasm, --dev); the first build takes 20+ minutes"
   node scripts/build.mjs --dev
 elif [ ! -f pkg/dist/index.js ] || [ -n "$(find pkg -name '*.ts' -not -path 'pkg/dist/*' -not -path 'pkg/wasm*' -newer pkg/dist/index.js -print -quit)" ]; then

@@ -31,7 +31,7 @@ export function wasmMemoryBytes(): number {
 
 /**
  * Which build of the wasm module this runtime loaded: `"relaxed-simd"` (fused multiply-add in the f32 matrix
- * kernel; Chromium, Deno, Node ≥ 22, Cloudflare Workers) or `"simd128"` (everywhere else, and always in `rerankit/eval`).
+ * kernel; Chromium, Deno, Node ≥ 22, Cloudflare Workers) or `"simd128"` (everywhere else, and always in `rerankit/eval` and `rerankit/pipeline-eval`).
  * fp32 scores from the two differ in their last bits (both stay within 1e-4 of onnxruntime).
  */
 export function wasmSimd(): WasmSimd {

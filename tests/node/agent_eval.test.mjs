@@ -1,4 +1,4 @@
-// Agent-step evaluation through the built package, imported by name as users do: graphrag-eval 6.6.1's
+// Agent-step evaluation through `rerankit/pipeline-eval`, imported by name as users do: graphrag-eval 6.6.1's
 // outputs (tests/fixtures/graphrag_eval, made by graphrag-eval itself) reproduced, the judge callback, the CLI.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { evaluateAgent, aggregateAgent, agentJudgePrompts, RerankitError } from "rerankit";
+import { evaluateAgent, aggregateAgent, agentJudgePrompts, RerankitError } from "rerankit/pipeline-eval";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const fx = (rel) => path.join(repo, "tests/fixtures/graphrag_eval", rel);

@@ -1,4 +1,4 @@
-// Haystack-style pipeline evaluation and the SQuAD scripts through the built package, imported by name as
+// Haystack-style pipeline evaluation and the SQuAD scripts through `rerankit/pipeline-eval`, imported by name as
 // users do. Expected values come from farm-haystack 1.26.4.post0 (tests/fixtures/haystack) and from the
 // official evaluate-v1.1.py / evaluate-v2.0.py (tests/fixtures/squad), made by scripts/fixtures/haystack/.
 import { test } from "node:test";
@@ -9,7 +9,7 @@ import { gunzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { EvaluationResult, squadEvaluate, normalizeAnswer, squadScores, RerankitError } from "rerankit";
+import { EvaluationResult, squadEvaluate, normalizeAnswer, squadScores, RerankitError } from "rerankit/pipeline-eval";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const hx = (rel) => path.join(repo, "tests/fixtures/haystack", rel);

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import os from "node:os";
 import path from "node:path";
 import { CrossEncoder, Embedder, EvaluationResult, RerankitError } from "rerankit";
+import * as pipelineEval from "rerankit/pipeline-eval";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const hx = (rel) => path.join(repo, "tests/fixtures/haystack", rel);
@@ -19,7 +20,7 @@ const files = (name) => {
   if (!existsSync(path.join(dir, "model.onnx"))) throw new Error(`${dir}/model.onnx is missing: run \`npm run fixtures\``);
   return { model: path.join(dir, "model.onnx"), tokenizer: path.join(dir, "tokenizer.json"), device: "cpu" };
 };
-const haystackRows = () => EvaluationResult.fromJSON(gunzipSync(readFileSync(hx("node_results.json.gz"))).toString("utf8"));
+const haystackRows = (api = { EvaluationResult }) => api.EvaluationResult.fromJSON(gunzipSync(readFileSync(hx("node_results.json.gz"))).toString("utf8"));
 const TOL = 1e-4;
 
 function same(actual, expected, where) {
@@ -71,6 +72,9 @@ test("addSas with a one-logit cross-encoder (sigmoid) equals Haystack's SAS", as
   const ce = await CrossEncoder.load(files("ce-parity-1"));
   const r = await haystackRows().addSas(ce, { batchSize: 16 });
   await check("ce-parity-1", r);
+  // rerankit/pipeline-eval has no models: its EvaluationResult takes the model of rerankit (another wasm module)
+  const apart = await haystackRows(pipelineEval).addSas(ce, { batchSize: 16 });
+  assert.deepEqual(apart.nodeResults("Reader"), r.nodeResults("Reader"));
 });
 
 test("addSas with a function of the pairs; bad scorers are errors naming the field", async () => {

@@ -62,7 +62,7 @@ test("`import \"rerankit\"` loads no framework; each subpath loads its own", () 
   const load = (specifier) => execFileSync(process.execPath, ["--input-type=module", "-e",
     `import { register } from "node:module"; register(${JSON.stringify(hook)}); const m = await import(${JSON.stringify(specifier)}); console.log(Object.keys(m).length);`,
   ], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  for (const entry of ["rerankit", "rerankit/eval"]) assert.ok(Number(load(entry)) > 10, entry);
+  for (const entry of ["rerankit", "rerankit/eval", "rerankit/pipeline-eval"]) assert.ok(Number(load(entry)) > 10, entry);
   for (const sub of ["rerankit/langchain", "rerankit/llamaindex"]) {
     assert.throws(() => load(sub), (e) => /framework loaded: @(langchain|llamaindex)\/core/.test(e.stderr), sub);
   }

@@ -10,7 +10,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as rr from "rerankit";
-import { DOCUMENTS, QUERY, QRELS, RUN, MEASURES, MODEL, MODEL_FILE, PRETRAINED_ID, PRETRAINED_PAIRS, pretrained, scenario } from "./scenario.mjs";
+import { DOCUMENTS, QUERY, QRELS, RUN, MEASURES, MODEL, MODEL_FILE, PRETRAINED_ID, PRETRAINED_PAIRS, SQUAD_GOLD, SQUAD_PREDICTION, pretrained, scenario } from "./scenario.mjs";
 import { startHub } from "../node/hub_server.mjs";
 import { launchChromium } from "../common/chromium.mjs";
 import { fakeRanking } from "./workerd/fake_ai.mjs";
@@ -122,6 +122,7 @@ test("Deno runs rerank and evaluate through the package's deno entry", async () 
   const result = JSON.parse(out.trim().split("\n").pop());
   compare(result, "deno");
   assert.deepEqual(result.evalOnly, expected.aggregate, "deno: rerankit/eval evaluates as rerankit does");
+  assert.deepEqual(result.pipelineOnly, rr.squadScores(SQUAD_GOLD, SQUAD_PREDICTION), "deno: rerankit/pipeline-eval scores as rerankit does");
   comparePretrained(result.pretrained, "deno");
   console.log(`runtime passed: ${result.runtime} (model load ${result.loadMs} ms; fromPretrained by id)`);
   rmSync(denoDir, { recursive: true, force: true });

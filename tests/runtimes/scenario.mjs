@@ -17,6 +17,9 @@ export const DOCUMENTS = [
 export const QRELS = { q1: { d2: 2, d3: 1, d5: 1 }, q2: { a: 1 } };
 export const RUN = { q1: { d1: 0.9, d2: 0.8, d3: 0.3, d4: 0.2, d5: 0.1 }, q2: { b: 2.0, a: 1.0 } };
 export const MEASURES = ["ndcg_cut_10", "map", "recip_rank", "P_5", "recall_100"];
+// SQuAD's exact match and F1 of one answer (rerankit/pipeline-eval in Deno)
+export const SQUAD_GOLD = "The Eiffel Tower";
+export const SQUAD_PREDICTION = "eiffel tower in Paris";
 
 /**
  * @param rr the imported package (`import * as rr from "rerankit"`)

@@ -177,6 +177,7 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
 
 /// A string argument: anything else is `INVALID_ARGUMENT` naming `path`, before wasm-bindgen would build a wasm
 /// string from it (its glue reads a non-string's length as NaN and traps).
+#[cfg_attr(not(feature = "pipeline-eval"), allow(dead_code))] // Haystack evaluation's node names and answers
 pub fn string_arg(path: &str, value: &JsValue) -> Result<String> {
     value.as_string().ok_or_else(|| Error::invalid(path, format!("expected a string, got {}", js_type(value))))
 }
