@@ -224,12 +224,115 @@ pub struct HeadwiseAttention {
     loops: Vec<Loop>,
     /// The query rows the op computes, where only some are read (see [`Chain::rows`]); all of them otherwise.
     rows: Option<QueryRows>,
+    /// `Q·Kᵀ` on the f32 tile kernel itself, where the chain's layout allows it (see [`DirectScores`]).
+    direct: Option<DirectScores>,
     output: TypedFact,
+}
+
+/// `Q·Kᵀ · scale` for one (row, head) run on the f32 tile kernel directly, in the wasm SIMD128 build, where tract's
+/// plan runs that same kernel (src/inference/wasm_gemm): each score is the kernel's `c += q·k` over the head's
+/// depth in order from zero, then times the scale, exactly as the plan computes it, so the bits do not change
+/// (tests/node/rerank_golden.test.mjs). At a head's depth (k = 32 for MiniLM) tract's per-tile framework — the
+/// fused-op list, its scratch space, the panel walk — costs about as much as the tile's own products: 6% of an
+/// int8 rerank at 256 tokens (docs/benchmarks.md). Only where Q's block holds `[Sq, d]` and K's `[Sk, d]` (their
+/// axes besides the loops', in that order) and the scores are `[loops…, Sq, Sk]`, with every query row; any other
+/// layout is left to the plan.
+#[derive(Debug, Clone, PartialEq)]
+struct DirectScores {
+    scale: Option<f32>,
+    /// Q's depth axis (the one the product sums over).
+    depth_axis: usize,
+    /// The scores' rank: the loops' axes, then `[Sq, Sk]`.
+    rank: usize,
+}
+
+impl DirectScores {
+    fn new(model: &TypedModel, chain: &Chain, loops: &[Loop]) -> Option<DirectScores> {
+        if !cfg!(all(target_arch = "wasm32", target_feature = "simd128")) || chain.rows.is_some() {
+            return None;
+        }
+        let qk = einsum(model, chain.qk)?;
+        let rank = loops.len() + 2;
+        if qk.axes.rank(InOut::Out(0)) != rank {
+            return None;
+        }
+        // Q's and K's axes other than the loops', in order: [query, depth] and [key, depth] (a loop axis is 1 in a
+        // block, so the block's values lie as `[Sq, d]` and `[Sk, d]` wherever the loops sit)
+        let rest = |slot: usize, outlet: OutletId, at: fn(&Loop) -> usize| -> Option<Vec<usize>> {
+            let rank = model.outlet_fact(outlet).ok()?.rank();
+            let positions = (0..rank).filter(|p| !loops.iter().any(|l| at(l) == *p));
+            positions.map(|p| qk.axes.iter_all_axes().position(|a| a.inputs[slot].as_slice() == [p])).collect()
+        };
+        let (q_axes, k_axes) = (rest(0, chain.q, |l| l.q)?, rest(1, chain.k, |l| l.k)?);
+        let (&[query, q_depth], &[key, k_depth]) = (q_axes.as_slice(), k_axes.as_slice()) else { return None };
+        let axes: Vec<_> = qk.axes.iter_all_axes().collect();
+        let (query, key) = (axes[query], axes[key]);
+        let &[depth_axis] = axes[q_depth].inputs[0].as_slice() else { return None };
+        let layout_ok = q_depth == k_depth
+            && axes[q_depth].outputs[0].is_empty()
+            && query.inputs[1].is_empty()
+            && query.outputs[0].as_slice() == [rank - 2]
+            && key.inputs[0].is_empty()
+            && key.outputs[0].as_slice() == [rank - 1];
+        if !layout_ok {
+            return None;
+        }
+        let scale = match chain.scale {
+            None => None,
+            Some((mul, konst)) => {
+                let value = model.nodes[model.nodes[mul].inputs[konst].node].op_as::<Const>()?.val();
+                if value.datum_type() != f32::datum_type() || value.len() != 1 {
+                    return None;
+                }
+                Some(*value.try_as_plain_ram().ok()?.as_slice::<f32>().ok()?.first()?)
+            }
+        };
+        Some(DirectScores { scale, depth_axis, rank })
+    }
+
+    /// The scores `[Sq, Sk]` of one (row, head) from its `q` `[Sq, d]` and `k` `[Sk, d]`, packed into the
+    /// kernel's panels (A `a[k·MR + r]`, B `b[k·NR + c]`, zeros past the edge) in `panels`.
+    fn run(&self, q: &[f32], k: &[f32], depth: usize, out: &mut [f32], panels: &mut (Vec<f32>, Vec<f32>)) {
+        use super::f32_tile::{add_mat_mul, MR, NR};
+        let (sq, sk) = (q.len() / depth, k.len() / depth);
+        let (a, b) = panels;
+        b.clear();
+        b.resize(sk.div_ceil(NR) * depth * NR, 0.0);
+        for (col, key) in k.chunks_exact(depth).enumerate() {
+            let panel = &mut b[col / NR * depth * NR..][..depth * NR];
+            for (d, &x) in key.iter().enumerate() {
+                panel[d * NR + col % NR] = x;
+            }
+        }
+        a.resize(depth * MR, 0.0);
+        for row0 in (0..sq).step_by(MR) {
+            let rows = MR.min(sq - row0);
+            a.fill(0.0);
+            for r in 0..rows {
+                for (d, &x) in q[(row0 + r) * depth..][..depth].iter().enumerate() {
+                    a[d * MR + r] = x;
+                }
+            }
+            for (panel, col0) in b.chunks_exact(depth * NR).zip((0..sk).step_by(NR)) {
+                let mut tile = [[0.0f32; NR]; MR];
+                // SAFETY: `a` holds depth·MR floats and `panel` depth·NR
+                unsafe { add_mat_mul(&mut tile, depth, a.as_ptr(), panel.as_ptr()) };
+                let cols = NR.min(sk - col0);
+                for (r, line) in tile.iter().take(rows).enumerate() {
+                    let dest = &mut out[(row0 + r) * sk + col0..][..cols];
+                    match self.scale {
+                        Some(s) => dest.iter_mut().zip(line).for_each(|(o, &x)| *o = s * x),
+                        None => dest.copy_from_slice(&line[..cols]),
+                    }
+                }
+            }
+        }
+    }
 }
 
 impl PartialEq for HeadwiseAttention {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.scores, &other.scores) && Arc::ptr_eq(&self.product, &other.product) && self.loops == other.loops && self.rows == other.rows
+        Arc::ptr_eq(&self.scores, &other.scores) && Arc::ptr_eq(&self.product, &other.product) && self.loops == other.loops && self.rows == other.rows && self.direct == other.direct
     }
 }
 
@@ -278,6 +381,7 @@ impl HeadwiseAttention {
         product.select_output_outlets(&[out])?;
 
         Ok(HeadwiseAttention {
+            direct: DirectScores::new(model, chain, &loops),
             scores: scores.into_optimized()?.into_runnable()?,
             product: product.into_optimized()?.into_runnable()?,
             loops,
@@ -382,6 +486,7 @@ impl EvalOp for HeadwiseAttention {
         };
         let kernels = SoftmaxKernels::new()?;
         let mut scratch = Vec::new();
+        let mut panels = (Vec::new(), Vec::new());
         let mut output: Option<Tensor> = None;
         // the loops are the scores' leading axes in order (see `loops`): `flat` walks the (row, head) blocks of
         // the batched scores in memory order
@@ -395,8 +500,19 @@ impl EvalOp for HeadwiseAttention {
             index.reverse();
             let pick = |f: fn(&Loop) -> usize| self.loops.iter().zip(&index).map(|(l, &i)| (f(l), i)).collect::<Vec<_>>();
             let q_rows = self.rows.as_ref().map(|r| r.q);
-            let mut scores = self.scores.run(tvec![slice(q, &pick(|l| l.q), q_rows)?.into_tvalue(), slice(k, &pick(|l| l.k), None)?.into_tvalue()])?;
-            let mut scores = scores.remove(0).into_tensor();
+            let (q_block, k_block) = (slice(q, &pick(|l| l.q), q_rows)?, slice(k, &pick(|l| l.k), None)?);
+            let mut scores = match &self.direct {
+                Some(direct) => {
+                    let depth = q_block.shape()[direct.depth_axis];
+                    let mut shape = vec![1; direct.rank];
+                    shape[direct.rank - 2..].copy_from_slice(&[q_block.len() / depth, k_block.len() / depth]);
+                    let mut scores = Tensor::zero::<f32>(&shape)?;
+                    let (q, k) = (q_block.try_as_plain_ram()?.as_slice::<f32>()?, k_block.try_as_plain_ram()?.as_slice::<f32>()?);
+                    direct.run(q, k, depth, scores.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?, &mut panels);
+                    scores
+                }
+                None => self.scores.run(tvec![q_block.into_tvalue(), k_block.into_tvalue()])?.remove(0).into_tensor(),
+            };
             let row_len = *scores.shape().last().context("scores rank")?;
             // the mask as MiddleBroadcastAdd or tract's Add adds it: one `score + mask` per element — by the softmax's
             // copy where one row of it applies to every row (BERT's `[B, 1, 1, S]`), else here
