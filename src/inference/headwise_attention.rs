@@ -224,59 +224,105 @@ pub struct HeadwiseAttention {
     loops: Vec<Loop>,
     /// The query rows the op computes, where only some are read (see [`Chain::rows`]); all of them otherwise.
     rows: Option<QueryRows>,
-    /// `Q·Kᵀ` on the f32 tile kernel itself, where the chain's layout allows it (see [`DirectScores`]).
-    direct: Option<DirectScores>,
+    /// Both products on the f32 tile kernel itself, where the chain's layout allows it (see [`DirectProducts`]).
+    direct: Option<DirectProducts>,
     output: TypedFact,
 }
 
-/// `Q·Kᵀ · scale` for one (row, head) run on the f32 tile kernel directly, in the wasm SIMD128 build, where tract's
-/// plan runs that same kernel (src/inference/wasm_gemm): each score is the kernel's `c += q·k` over the head's
-/// depth in order from zero, then times the scale, exactly as the plan computes it, so the bits do not change
-/// (tests/node/rerank_golden.test.mjs). At a head's depth (k = 32 for MiniLM) tract's per-tile framework — the
-/// fused-op list, its scratch space, the panel walk — costs about as much as the tile's own products: 6% of an
-/// int8 rerank at 256 tokens (docs/benchmarks.md). Only where Q's block holds `[Sq, d]` and K's `[Sk, d]` (their
-/// axes besides the loops', in that order) and the scores are `[loops…, Sq, Sk]`, with every query row; any other
-/// layout is left to the plan.
+/// `Q·Kᵀ · scale` and `probabilities · V` for one (row, head) run on the f32 tile kernel directly, in the wasm SIMD128
+/// build, where tract's plans run that same kernel (src/inference/wasm_gemm): each value is the kernel's `c += a·b`
+/// over the summed axis in order from zero (then times the scale), exactly as the plans compute it, so the bits do
+/// not change (tests/node/rerank_golden.test.mjs). At a head's depth (k = 32 for MiniLM) tract's per-tile framework
+/// — the fused-op list, its scratch space, the panel walk — costs about as much as the tile's own products. Only
+/// where each block's values lie as `Q [Sq, d]`, `K [Sk, d]`, scores `[loops…, Sq, Sk]`, `V [Sk, d]` or `[d, Sk]`
+/// and an output `[Sq, d]` (the axes besides the loops', in that order), with every query row; any other layout is
+/// left to the plans.
 #[derive(Debug, Clone, PartialEq)]
-struct DirectScores {
+struct DirectProducts {
     scale: Option<f32>,
-    /// Q's depth axis (the one the product sums over).
+    /// Q's depth axis (the one the first product sums over).
     depth_axis: usize,
     /// The scores' rank: the loops' axes, then `[Sq, Sk]`.
     rank: usize,
+    /// V's depth axis, and how V's block lies.
+    v_depth_axis: usize,
+    v_columns: Columns,
+    /// The output's rank and its query and depth axes.
+    out_rank: usize,
+    out_query: usize,
+    out_depth: usize,
 }
 
-impl DirectScores {
-    fn new(model: &TypedModel, chain: &Chain, loops: &[Loop]) -> Option<DirectScores> {
+/// How a product's second operand lies: `[n, k]` (each column's k values together, as K in `Q·Kᵀ`) or `[k, n]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Columns {
+    Rows,
+    Lanes,
+}
+
+type Axis = tract_onnx::tract_core::axes::Axis;
+
+/// Where an axis sits in input `slot`, or in the output for `None`.
+fn positions(axis: &Axis, slot: Option<usize>) -> &[usize] {
+    match slot {
+        Some(i) => &axis.inputs[i],
+        None => &axis.outputs[0],
+    }
+}
+
+/// The axes (indices into `axes`) of input `slot` (the output for `None`) of rank `rank` other than the loops', in
+/// order.
+fn other_axes(axes: &[&Axis], rank: usize, slot: Option<usize>, loop_positions: &[usize]) -> Option<Vec<usize>> {
+    (0..rank).filter(|p| !loop_positions.contains(p)).map(|p| axes.iter().position(|a| positions(a, slot) == [p])).collect()
+}
+
+impl DirectProducts {
+    fn new(model: &TypedModel, chain: &Chain, loops: &[Loop]) -> Option<DirectProducts> {
         if !cfg!(all(target_arch = "wasm32", target_feature = "simd128")) || chain.rows.is_some() {
             return None;
         }
-        let qk = einsum(model, chain.qk)?;
+        let (qk, pv) = (einsum(model, chain.qk)?, einsum(model, chain.pv)?);
         let rank = loops.len() + 2;
-        if qk.axes.rank(InOut::Out(0)) != rank {
-            return None;
-        }
-        // Q's and K's axes other than the loops', in order: [query, depth] and [key, depth] (a loop axis is 1 in a
-        // block, so the block's values lie as `[Sq, d]` and `[Sk, d]` wherever the loops sit)
-        let rest = |slot: usize, outlet: OutletId, at: fn(&Loop) -> usize| -> Option<Vec<usize>> {
-            let rank = model.outlet_fact(outlet).ok()?.rank();
-            let positions = (0..rank).filter(|p| !loops.iter().any(|l| at(l) == *p));
-            positions.map(|p| qk.axes.iter_all_axes().position(|a| a.inputs[slot].as_slice() == [p])).collect()
+        let at = |f: fn(&Loop) -> usize| loops.iter().map(f).collect::<Vec<usize>>();
+        let rank_of = |o: OutletId| model.outlet_fact(o).ok().map(|f| f.rank());
+
+        let qa: Vec<&Axis> = qk.axes.iter_all_axes().collect();
+        let q_rest = other_axes(&qa, rank_of(chain.q)?, Some(0), &at(|l| l.q))?;
+        let k_rest = other_axes(&qa, rank_of(chain.k)?, Some(1), &at(|l| l.k))?;
+        let scores_rest = other_axes(&qa, qk.axes.rank(InOut::Out(0)), None, &at(|l| l.mask))?;
+        let (&[query, q_depth], &[key, k_depth], &[s_query, s_key]) = (q_rest.as_slice(), k_rest.as_slice(), scores_rest.as_slice()) else { return None };
+        let scores_ok = q_depth == k_depth
+            && qa[q_depth].outputs[0].is_empty()
+            && query == s_query
+            && qa[query].inputs[1].is_empty()
+            && key == s_key
+            && qa[key].inputs[0].is_empty()
+            && positions(qa[s_query], None) == [rank - 2]
+            && positions(qa[s_key], None) == [rank - 1];
+        let &[depth_axis] = positions(qa[q_depth], Some(0)) else { return None };
+
+        let (p, v) = (chain.probs_slot, 1 - chain.probs_slot);
+        let pa: Vec<&Axis> = pv.axes.iter_all_axes().collect();
+        let out_rank = pv.axes.rank(InOut::Out(0));
+        let probs_rest = other_axes(&pa, rank, Some(p), &at(|l| l.mask))?;
+        let v_rest = other_axes(&pa, rank_of(chain.v)?, Some(v), &at(|l| l.v))?;
+        let out_rest = other_axes(&pa, out_rank, None, &at(|l| l.out))?;
+        let (&[p_query, p_key], &[v_first, v_second], &[o_query, o_depth]) = (probs_rest.as_slice(), v_rest.as_slice(), out_rest.as_slice()) else { return None };
+        let v_columns = match (v_first == p_key && v_second == o_depth, v_first == o_depth && v_second == p_key) {
+            (true, _) => Columns::Lanes,
+            (_, true) => Columns::Rows,
+            _ => return None,
         };
-        let (q_axes, k_axes) = (rest(0, chain.q, |l| l.q)?, rest(1, chain.k, |l| l.k)?);
-        let (&[query, q_depth], &[key, k_depth]) = (q_axes.as_slice(), k_axes.as_slice()) else { return None };
-        let axes: Vec<_> = qk.axes.iter_all_axes().collect();
-        let (query, key) = (axes[query], axes[key]);
-        let &[depth_axis] = axes[q_depth].inputs[0].as_slice() else { return None };
-        let layout_ok = q_depth == k_depth
-            && axes[q_depth].outputs[0].is_empty()
-            && query.inputs[1].is_empty()
-            && query.outputs[0].as_slice() == [rank - 2]
-            && key.inputs[0].is_empty()
-            && key.outputs[0].as_slice() == [rank - 1];
-        if !layout_ok {
+        let product_ok = p_query == o_query
+            && pa[p_query].inputs[v].is_empty()
+            && pa[p_key].outputs[0].is_empty()
+            && pa[o_depth].inputs[p].is_empty()
+            && positions(pa[p_query], Some(p)) == [rank - 2]
+            && positions(pa[p_key], Some(p)) == [rank - 1];
+        if !(scores_ok && product_ok) {
             return None;
         }
+        let (&[v_depth_axis], &[out_query], &[out_depth]) = (positions(pa[o_depth], Some(v)), positions(pa[o_query], None), positions(pa[o_depth], None)) else { return None };
         let scale = match chain.scale {
             None => None,
             Some((mul, konst)) => {
@@ -287,43 +333,54 @@ impl DirectScores {
                 Some(*value.try_as_plain_ram().ok()?.as_slice::<f32>().ok()?.first()?)
             }
         };
-        Some(DirectScores { scale, depth_axis, rank })
+        Some(DirectProducts { scale, depth_axis, rank, v_depth_axis, v_columns, out_rank, out_query, out_depth })
     }
+}
 
-    /// The scores `[Sq, Sk]` of one (row, head) from its `q` `[Sq, d]` and `k` `[Sk, d]`, packed into the
-    /// kernel's panels (A `a[k·MR + r]`, B `b[k·NR + c]`, zeros past the edge) in `panels`.
-    fn run(&self, q: &[f32], k: &[f32], depth: usize, out: &mut [f32], panels: &mut (Vec<f32>, Vec<f32>)) {
-        use super::f32_tile::{add_mat_mul, MR, NR};
-        let (sq, sk) = (q.len() / depth, k.len() / depth);
-        let (a, b) = panels;
-        b.clear();
-        b.resize(sk.div_ceil(NR) * depth * NR, 0.0);
-        for (col, key) in k.chunks_exact(depth).enumerate() {
-            let panel = &mut b[col / NR * depth * NR..][..depth * NR];
-            for (d, &x) in key.iter().enumerate() {
-                panel[d * NR + col % NR] = x;
-            }
-        }
-        a.resize(depth * MR, 0.0);
-        for row0 in (0..sq).step_by(MR) {
-            let rows = MR.min(sq - row0);
-            a.fill(0.0);
-            for r in 0..rows {
-                for (d, &x) in q[(row0 + r) * depth..][..depth].iter().enumerate() {
-                    a[d * MR + r] = x;
+/// `out [m, n] = a [m, k] · b` (times `scale`), `b` lying as `columns` says, on the f32 tile kernel: `a` and `b`
+/// packed into its panels (A `a[k·MR + r]`, B `b[k·NR + c]`, zeros past the edges) in `panels`, each tile from zero.
+fn tile_product(a: &[f32], k: usize, b: &[f32], columns: Columns, scale: Option<f32>, out: &mut [f32], panels: &mut (Vec<f32>, Vec<f32>)) {
+    use super::f32_tile::{add_mat_mul, MR, NR};
+    let (m, n) = (a.len() / k, b.len() / k);
+    let (pa, pb) = panels;
+    pb.clear();
+    pb.resize(n.div_ceil(NR) * k * NR, 0.0);
+    match columns {
+        Columns::Rows => {
+            for (col, values) in b.chunks_exact(k).enumerate() {
+                let panel = &mut pb[col / NR * k * NR..][..k * NR];
+                for (d, &x) in values.iter().enumerate() {
+                    panel[d * NR + col % NR] = x;
                 }
             }
-            for (panel, col0) in b.chunks_exact(depth * NR).zip((0..sk).step_by(NR)) {
-                let mut tile = [[0.0f32; NR]; MR];
-                // SAFETY: `a` holds depth·MR floats and `panel` depth·NR
-                unsafe { add_mat_mul(&mut tile, depth, a.as_ptr(), panel.as_ptr()) };
-                let cols = NR.min(sk - col0);
-                for (r, line) in tile.iter().take(rows).enumerate() {
-                    let dest = &mut out[(row0 + r) * sk + col0..][..cols];
-                    match self.scale {
-                        Some(s) => dest.iter_mut().zip(line).for_each(|(o, &x)| *o = s * x),
-                        None => dest.copy_from_slice(&line[..cols]),
-                    }
+        }
+        Columns::Lanes => {
+            for (d, line) in b.chunks_exact(n).enumerate() {
+                for (panel, chunk) in line.chunks(NR).enumerate() {
+                    pb[panel * k * NR + d * NR..][..chunk.len()].copy_from_slice(chunk);
+                }
+            }
+        }
+    }
+    for row0 in (0..m).step_by(MR) {
+        let rows = MR.min(m - row0);
+        pa.clear();
+        pa.resize(k * MR, 0.0);
+        for r in 0..rows {
+            for (d, &x) in a[(row0 + r) * k..][..k].iter().enumerate() {
+                pa[d * MR + r] = x;
+            }
+        }
+        for (panel, col0) in pb.chunks_exact(k * NR).zip((0..n).step_by(NR)) {
+            let mut tile = [[0.0f32; NR]; MR];
+            // SAFETY: `pa` holds k·MR floats and `panel` k·NR
+            unsafe { add_mat_mul(&mut tile, k, pa.as_ptr(), panel.as_ptr()) };
+            let cols = NR.min(n - col0);
+            for (r, line) in tile.iter().take(rows).enumerate() {
+                let dest = &mut out[(row0 + r) * n + col0..][..cols];
+                match scale {
+                    Some(s) => dest.iter_mut().zip(line).for_each(|(o, &x)| *o = s * x),
+                    None => dest.copy_from_slice(&line[..cols]),
                 }
             }
         }
@@ -381,7 +438,7 @@ impl HeadwiseAttention {
         product.select_output_outlets(&[out])?;
 
         Ok(HeadwiseAttention {
-            direct: DirectScores::new(model, chain, &loops),
+            direct: DirectProducts::new(model, chain, &loops),
             scores: scores.into_optimized()?.into_runnable()?,
             product: product.into_optimized()?.into_runnable()?,
             loops,
@@ -508,7 +565,7 @@ impl EvalOp for HeadwiseAttention {
                     shape[direct.rank - 2..].copy_from_slice(&[q_block.len() / depth, k_block.len() / depth]);
                     let mut scores = Tensor::zero::<f32>(&shape)?;
                     let (q, k) = (q_block.try_as_plain_ram()?.as_slice::<f32>()?, k_block.try_as_plain_ram()?.as_slice::<f32>()?);
-                    direct.run(q, k, depth, scores.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?, &mut panels);
+                    tile_product(q, depth, k, Columns::Rows, direct.scale, scores.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?, &mut panels);
                     scores
                 }
                 None => self.scores.run(tvec![q_block.into_tvalue(), k_block.into_tvalue()])?.remove(0).into_tensor(),
@@ -530,8 +587,21 @@ impl EvalOp for HeadwiseAttention {
                 None => flat * block_len,
             };
             kernels.run(scores.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?, mask_row, offset, row_len, &mut scratch)?;
-            let run = self.product.run(tvec![scores.into_tvalue(), slice(v, &pick(|l| l.v), None)?.into_tvalue()])?;
-            let part = run[0].to_plain_array_view::<f32>()?;
+            let v_block = slice(v, &pick(|l| l.v), None)?;
+            let part = match &self.direct {
+                Some(direct) => {
+                    let depth = v_block.shape()[direct.v_depth_axis];
+                    let mut shape = vec![1; direct.out_rank];
+                    shape[direct.out_query] = block_len / row_len;
+                    shape[direct.out_depth] = depth;
+                    let mut part = Tensor::zero::<f32>(&shape)?;
+                    let (probs, v) = (scores.try_as_plain_ram()?.as_slice::<f32>()?, v_block.try_as_plain_ram()?.as_slice::<f32>()?);
+                    tile_product(probs, row_len, v, direct.v_columns, None, part.try_as_plain_ram_mut()?.as_slice_mut::<f32>()?, &mut panels);
+                    part
+                }
+                None => self.product.run(tvec![scores.into_tvalue(), v_block.into_tvalue()])?.remove(0).into_tensor(),
+            };
+            let part = part.to_plain_array_view::<f32>()?;
             let out = match &mut output {
                 Some(o) => o,
                 None => {
