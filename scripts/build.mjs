@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the npm package: Rust (bindings/wasm, the cdylib over the core crate) → wasm32 (release, +simd128) →
-// wasm-bindgen (--target web) → wasm-opt -O3 (native Binaryen, scripts/wasm_opt.py) → TypeScript (pkg/**/*.ts →
-// pkg/dist). Three wasm modules: the whole crate for `rerankit` (pkg/wasm → pkg/dist/wasm), twice — SIMD128
+// wasm-bindgen (--target web) → wasm-opt (native Binaryen: -O3's passes without inlining and remove-unused-brs, scripts/wasm_opt.py) → TypeScript (pkg/**/*.ts →
+// pkg/dist). The wasm modules: the whole crate for `rerankit` (pkg/wasm → pkg/dist/wasm), twice — SIMD128
 // (`rerankit_bg.wasm`) and with the `relaxed-simd` feature (`rerankit_relaxed_bg.wasm`, the f32 kernel's fused
 // multiply-add; pkg/runtimes/wasm_simd.ts picks one at load) over one wasm-bindgen glue, which this script checks the two
 // builds share —, the Workers module: relaxed SIMD without tract and wgpu, whose CPU plan is the BERT engine (pkg/wasm_workers →
@@ -137,7 +137,7 @@ if (tsOnly) {
   const python = path.join(process.env.HOME ?? "", ".cache", "rerankit", "binaryen", "bin", "python");
   if (!existsSync(python)) throw new Error(`no native Binaryen at ${python}: run \`bash scripts/setup.sh rust\``);
   for (const [name, file, features] of [["", bgWasm, []], [" (relaxed SIMD)", relaxedBgWasm, ["--relaxed-simd"]], [" (Workers)", workersBgWasm, ["--relaxed-simd"]], [" (eval)", evalBgWasm, []], [" (pipeline-eval)", pipelineEvalBgWasm, []]]) {
-    step(`wasm-opt -O3${name}`, () => run(python, [path.join(root, "scripts", "wasm_opt.py"), file, file, ...features]));
+    step(`wasm-opt${name}`, () => run(python, [path.join(root, "scripts", "wasm_opt.py"), file, file, ...features]));
   }
 }
 

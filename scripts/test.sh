@@ -111,12 +111,12 @@ native_track() {
 build_package() {
   timed "wasm: setup (wasm32 target, wasm-bindgen-cli)" bash scripts/setup.sh rust || return 1
   show npm-install || return 1
-  # The published build is the tested build: wasm-opt -O3 (native Binaryen, scripts/wasm_opt.py) on the five modules.
+  # The published build is the tested build: wasm-opt (native Binaryen, scripts/wasm_opt.py) on the five modules.
   # RERANKIT_TEST_DEV=1 tests a --dev build instead (no wasm-opt: minutes faster, for quick local runs).
   if [ "${RERANKIT_TEST_DEV:-}" = 1 ]; then
     timed "wasm: build the package (--dev)" node scripts/build.mjs --dev
   else
-    timed "wasm: build the package (published: SIMD128 + relaxed SIMD + Workers + eval + pipeline-eval, wasm-opt -O3)" node scripts/build.mjs
+    timed "wasm: build the package (published: SIMD128 + relaxed SIMD + Workers + eval + pipeline-eval, wasm-opt)" node scripts/build.mjs
   fi
 }
 

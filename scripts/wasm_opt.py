@@ -9,7 +9,7 @@ installs it into ~/.cache/rerankit/binaryen) through cffi, with the features the
 others, so that the optimiser emits nothing a runtime without them would refuse. `--relaxed-simd` adds relaxed SIMD,
 for the package's second module (the one chosen where the runtime has it; scripts/build.mjs).
 
-Why not plain -O3 (what this ran until 2026-11-29): in Node 20 (V8 11.3) -O3's output made the metrics code
+Why not plain -O3: in Node 20 (V8 11.3) -O3's output made the metrics code
 slower than wasm-bindgen's output with no pass at all — parsing a TREC run 1.25-1.28x the time, evaluate
 1.14-1.15x, evaluating from columns 1.03-1.13x (10000 queries x 1000 docs, one process alternating the two
 builds) — for two causes, found by running -O3's own pass list (pass.cpp of version_116) with passes left out:
