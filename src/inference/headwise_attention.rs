@@ -632,3 +632,29 @@ impl TypedOp for HeadwiseAttention {
 
     as_op!();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{tile_product, Columns};
+
+    /// `tile_product` against the textbook product, on small integers (every sum exact, so any order agrees), at
+    /// sizes that leave partial tiles on both edges, with each layout of the second operand and with a scale.
+    #[test]
+    fn tile_product_is_the_matrix_product() {
+        let value = |i: usize| ((i * 7919) % 13) as f32 - 6.0;
+        let mut panels = (Vec::new(), Vec::new());
+        for (m, k, n) in [(1, 1, 1), (3, 5, 7), (4, 32, 8), (9, 17, 13), (13, 32, 30)] {
+            let a: Vec<f32> = (0..m * k).map(value).collect();
+            let b_kn: Vec<f32> = (0..k * n).map(|i| value(i + 5)).collect();
+            let b_nk: Vec<f32> = (0..n * k).map(|i| b_kn[(i % k) * n + i / k]).collect();
+            let expected: Vec<f32> = (0..m * n).map(|i| (0..k).map(|d| a[i / n * k + d] * b_kn[d * n + i % n]).sum()).collect();
+            for (b, columns) in [(&b_kn, Columns::Lanes), (&b_nk, Columns::Rows)] {
+                let mut out = vec![f32::NAN; m * n];
+                tile_product(&a, k, b, columns, None, &mut out, &mut panels);
+                assert_eq!(out, expected, "{m}×{k}×{n} {columns:?}");
+                tile_product(&a, k, b, columns, Some(0.5), &mut out, &mut panels);
+                assert_eq!(out, expected.iter().map(|x| x * 0.5).collect::<Vec<_>>(), "{m}×{k}×{n} {columns:?} scaled");
+            }
+        }
+    }
+}
