@@ -76,8 +76,9 @@ function compare(actual, runtime) {
   if (runtime !== "node") assert.equal(actual.simd, "relaxed-simd", `${runtime}: the relaxed-SIMD module`);
 }
 
-// A child that never ends fails its test after this long instead of holding the suite (a Deno child once sat idle
-// for 14 minutes, not reproduced in later runs); not a speed threshold: the children take seconds.
+// A child that never ends fails its test after this long instead of holding the suite (a Deno child sat idle for 14
+// minutes once and 5 once more: its pool worker had missed its first message, pkg/runtimes/pool_worker_deno.ts);
+// not a speed threshold: the children take seconds.
 const CHILD_LIMIT_MS = 5 * 60_000;
 
 function run(cmd, args, opts = {}) {
