@@ -72,6 +72,14 @@ struct Chain {
     v: OutletId,
 }
 
+impl Chain {
+    /// The constant the scores are multiplied by.
+    fn scale_value<'a>(&self, model: &'a TypedModel) -> Option<&'a Arc<Tensor>> {
+        let (mul, konst) = self.scale?;
+        Some(model.nodes[model.nodes[mul].inputs[konst].node].op_as::<Const>()?.val())
+    }
+}
+
 fn only_successor(model: &TypedModel, node: usize) -> Option<usize> {
     match model.outlet_successors(OutletId::new(node, 0)) {
         [one] => Some(one.node),
@@ -325,8 +333,8 @@ impl DirectProducts {
         let (&[v_depth_axis], &[out_query], &[out_depth]) = (positions(pa[o_depth], Some(v)), positions(pa[o_query], None), positions(pa[o_depth], None)) else { return None };
         let scale = match chain.scale {
             None => None,
-            Some((mul, konst)) => {
-                let value = model.nodes[model.nodes[mul].inputs[konst].node].op_as::<Const>()?.val();
+            Some(_) => {
+                let value = chain.scale_value(model)?;
                 if value.datum_type() != f32::datum_type() || value.len() != 1 {
                     return None;
                 }
@@ -422,7 +430,7 @@ impl HeadwiseAttention {
         let k = source(&mut scores, "k", chain.k, &at(|l| l.k), None)?;
         let mut x = scores.wire_node("qk", node(chain.qk).op.clone(), &[q, k])?[0];
         if let Some((mul, konst)) = chain.scale {
-            let value = node(node(mul).inputs[konst].node).op_as::<Const>().context("scale")?.val().clone();
+            let value = chain.scale_value(model).context("scale")?.clone();
             let c = scores.add_const("scale", value)?;
             let inputs = if konst == 0 { [c, x] } else { [x, c] };
             x = scores.wire_node("scaled", node(mul).op.clone(), &inputs)?[0];
